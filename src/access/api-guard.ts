@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Clock } from '../clock.js';
+import type { RateLimitConfig } from '../config.js';
+import { apiErrors } from '../errors.js';
+import type { RateLimiter } from '../http/rate-limiter.js';
+import type { AccessTokenVerifier } from '../oauth/access-tokens.js';
+import type { Store } from '../store/store.js';
+import { authenticateRequest, type Caller } from './authenticate-request.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the API guard on every Results API request that got past it. */
+    caller: Caller;
+  }
+}
+
+export interface ApiGuardDeps {
+  verifier: AccessTokenVerifier;
+  store: Store;
+  clock: Clock;
+  rateLimiter: RateLimiter;
+  rateLimit: RateLimitConfig;
+}
+
+/**
+ * Guards every route registered in `scope`: no caching, authentication, then the caller's
+ * rate limit. Runs before validation, so an unauthenticated caller learns nothing about
+ * parameters. Requests that fail authentication count against their source address.
+ */
+export function registerApiGuard(scope: FastifyInstance, deps: ApiGuardDeps): void {
+  scope.decorateRequest('caller', null as unknown as Caller);
+  scope.addHook('onRequest', async (request, reply) => {
+    reply.header('cache-control', 'private, no-store');
+    let caller: Caller;
+    try {
+      caller = await authenticateRequest(request, deps);
+    } catch (err) {
+      await applyRateLimit(`ip:${request.ip}`, reply, deps);
+      throw err;
+    }
+    await applyRateLimit(`client:${caller.clientId}`, reply, deps);
+    request.caller = caller;
+  });
+}
+
+async function applyRateLimit(key: string, reply: FastifyReply, deps: ApiGuardDeps): Promise<void> {
+  const d = await deps.rateLimiter.hit(`api:${key}`, deps.rateLimit.apiPerWindow, deps.rateLimit.windowSeconds);
+  reply
+    .header('x-ratelimit-limit', String(d.limit))
+    .header('x-ratelimit-remaining', String(d.remaining))
+    .header('x-ratelimit-reset', String(d.resetSeconds));
+  if (!d.allowed) throw apiErrors.rateLimited(d.resetSeconds);
+}

@@ -1,0 +1,51 @@
+import type { FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.js';
+import { apiErrors } from '../errors.js';
+import type { AccessTokenVerifier } from '../oauth/access-tokens.js';
+import type { Principal, Store } from '../store/store.js';
+
+export const READ_SCOPE_SET = new Set(['public_api.read', 'studies:read']);
+
+export interface Caller extends Principal {
+  jti: string;
+  scopes: string[];
+}
+
+/**
+ * Finds the access token in `Authorization: Bearer` (form B) or `token` (form A). Either
+ * header is accepted on every path; both at once is ambiguous and refused.
+ */
+export function readAccessToken(request: FastifyRequest): string {
+  const authorization = request.headers.authorization;
+  const tokenHeader = request.headers.token;
+  const bearer = authorization !== undefined ? /^Bearer +(\S+) *$/i.exec(authorization)?.[1] : undefined;
+  if (authorization !== undefined && tokenHeader !== undefined) throw apiErrors.bothTokenHeaders();
+  if (tokenHeader !== undefined) {
+    const value = Array.isArray(tokenHeader) ? tokenHeader.join(',') : tokenHeader.trim();
+    if (value === '') throw apiErrors.missingToken();
+    return value;
+  }
+  // RFC 6750 §3.1: another scheme (or none) is a request without our credentials.
+  if (bearer === undefined) throw apiErrors.missingToken();
+  return bearer;
+}
+
+/**
+ * Who is calling, checked on every request: a valid token, not revoked, of a credential
+ * that is still active, whose user is still active, carrying a read scope. Credential and
+ * user status are read at request time so a revocation holds on the very next request.
+ */
+export async function authenticateRequest(
+  request: FastifyRequest,
+  deps: { verifier: AccessTokenVerifier; store: Store; clock: Clock },
+): Promise<Caller> {
+  const token = readAccessToken(request);
+  const verified = await deps.verifier.verify(token);
+  if (!verified.ok) throw apiErrors.invalidToken(verified.reason);
+  const { claims } = verified;
+  if (await deps.store.isAccessTokenRevoked(claims.jti, deps.clock.now())) throw apiErrors.invalidToken('token revoked');
+  const principal = await deps.store.findPrincipal(claims.client_id);
+  if (!principal) throw apiErrors.invalidToken('credential revoked, user disabled or client unknown');
+  if (!claims.scp.some((s) => READ_SCOPE_SET.has(s))) throw apiErrors.insufficientScope();
+  return { ...principal, jti: claims.jti, scopes: claims.scp };
+}

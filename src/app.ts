@@ -1,0 +1,55 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import { registerApiGuard } from './access/api-guard.js';
+import { registerOpenApi } from './docs/openapi.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { FORM_BODY_LIMIT, registerFormBodyParser } from './http/form-body.js';
+import { loggerOptions } from './http/logging.js';
+import type { RateLimiter } from './http/rate-limiter.js';
+import { AccessTokenVerifier } from './oauth/access-tokens.js';
+import type { AuthorizationServers } from './oauth/authorization-servers.js';
+import type { SecretHasher } from './oauth/client-secrets.js';
+import { registerAuthorizationServers } from './oauth/routes.js';
+import type { KeyRing } from './oauth/signing-keys.js';
+import { registerResultsRoutes } from './results/routes.js';
+import type { Store } from './store/store.js';
+
+/** Everything the HTTP app needs, built once by the runtime (or by a test). */
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  keys: KeyRing;
+  hasher: SecretHasher;
+  servers: AuthorizationServers;
+  rateLimiter: RateLimiter;
+  /** Overrides the logger built from config (tests capture logs with it). */
+  logger?: FastifyServerOptions['loggerInstance'];
+}
+
+/** Builds the app with every part registered explicitly; `serve` and the tests both call it. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(deps.config.logLevel) }),
+    requestIdHeader: 'x-request-id',
+    bodyLimit: FORM_BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerFormBodyParser(app);
+  registerErrorHandling(app);
+  await registerOpenApi(app, deps);
+
+  registerAuthorizationServers(app, deps);
+
+  const verifier = new AccessTokenVerifier(deps.servers, deps.keys, deps.clock);
+  await app.register(async (api) => {
+    registerApiGuard(api, { ...deps, verifier, rateLimit: deps.config.rateLimit });
+    registerResultsRoutes(api, deps);
+  });
+
+  return app;
+}

@@ -1,0 +1,127 @@
+/**
+ * The service's configuration: read once from the environment, validated, typed and frozen.
+ * Nothing else in src/ reads process.env; everything receives a Config.
+ */
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface RateLimitConfig {
+  /** Requests per client per window on the Results API. */
+  readonly apiPerWindow: number;
+  /** Token requests per client id per window, failed attempts included. */
+  readonly tokenPerClientPerWindow: number;
+  /** Token requests per source address per window, failed attempts included. */
+  readonly tokenPerAddressPerWindow: number;
+  readonly windowSeconds: number;
+}
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly publicUrl: string;
+  /** `{auth_url}`: where /oauth2/<id>/... is served. */
+  readonly authUrl: string;
+  /** `{base_url}`: where /api/v2/... is served. */
+  readonly baseUrl: string;
+  readonly databaseUrl: string;
+  readonly redisUrl: string | undefined;
+  /** The custom authorization server's id; when unset, one is generated once and persisted. */
+  readonly authServerId: string | undefined;
+  readonly authServerAudience: string;
+  readonly tokenTtlSeconds: number;
+  readonly logLevel: LogLevel;
+  readonly rateLimit: RateLimitConfig;
+  /** How long a rotated-out client secret keeps working, in seconds. */
+  readonly secretRotationGraceSeconds: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/** Okta-style authorization server ids: `aus` followed by base62 characters. */
+export const AUTH_SERVER_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{2,63}$/;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got ${value})`);
+  return value;
+}
+
+function httpUrl(env: Env, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL (got "${raw}")`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an http(s) URL (got "${raw}")`);
+  }
+  if (url.search || url.hash) throw new ConfigError(`${name} must not carry a query or fragment (got "${raw}")`);
+  return url.href.replace(/\/+$/, '');
+}
+
+function databaseUrl(env: Env): string {
+  const raw = env.DATABASE_URL || 'sqlite:./data/results.db';
+  if (/^sqlite:.+/.test(raw) || /^postgres(ql)?:\/\/.+/.test(raw)) return raw;
+  throw new ConfigError(`DATABASE_URL must be sqlite:<path> or postgres://... (got "${redactUrl(raw)}")`);
+}
+
+function redisUrl(env: Env): string | undefined {
+  const raw = env.REDIS_URL;
+  if (!raw) return undefined;
+  if (!/^rediss?:\/\/.+/.test(raw)) throw new ConfigError(`REDIS_URL must be redis://... or rediss://... (got "${redactUrl(raw)}")`);
+  return raw;
+}
+
+/** Hides a password in a connection URL so it can be printed. */
+export function redactUrl(raw: string): string {
+  return raw.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const publicUrl = httpUrl(env, 'PUBLIC_URL', `http://localhost:${port}`);
+  const authServerId = env.AUTH_SERVER_ID || undefined;
+  if (authServerId !== undefined && (!AUTH_SERVER_ID_PATTERN.test(authServerId) || authServerId === 'default')) {
+    throw new ConfigError(
+      `AUTH_SERVER_ID must be 3-64 letters, digits, '-' or '_' and not "default" (got "${authServerId}")`,
+    );
+  }
+  const logLevel = (env.LOG_LEVEL || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
+  }
+  const audience = env.AUTH_SERVER_AUDIENCE || 'api://results';
+  if (/\s/.test(audience)) throw new ConfigError(`AUTH_SERVER_AUDIENCE must not contain spaces (got "${audience}")`);
+
+  return Object.freeze({
+    port,
+    host,
+    publicUrl,
+    authUrl: httpUrl(env, 'AUTH_URL', publicUrl),
+    baseUrl: httpUrl(env, 'BASE_URL', publicUrl),
+    databaseUrl: databaseUrl(env),
+    redisUrl: redisUrl(env),
+    authServerId,
+    authServerAudience: audience,
+    tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 3600, 1, 86_400),
+    logLevel,
+    rateLimit: Object.freeze({
+      apiPerWindow: integer(env, 'RATE_LIMIT_API', 600, 1, 1_000_000_000),
+      tokenPerClientPerWindow: integer(env, 'RATE_LIMIT_TOKEN_CLIENT', 60, 1, 1_000_000_000),
+      tokenPerAddressPerWindow: integer(env, 'RATE_LIMIT_TOKEN_ADDRESS', 300, 1, 1_000_000_000),
+      windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+    }),
+    secretRotationGraceSeconds: integer(env, 'SECRET_ROTATION_GRACE_SECONDS', 86_400, 0, 31_536_000),
+  });
+}

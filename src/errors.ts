@@ -1,0 +1,156 @@
+/**
+ * Every error the service can return, with its status and public wording.
+ *
+ * Two families, two renderers (src/http/error-renderers.ts):
+ * - OAuthError: the authorization servers, RFC 6749 §5.2 `{error, error_description}`.
+ * - ApiProblem: the Results API, RFC 9457 problem details.
+ * `internal` is for the log only; clients never see it.
+ */
+
+// --- OAuth (RFC 6749 §5.2, RFC 7009 §2.2.1, RFC 7662 §2.3) ------------------------------------
+
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'unsupported_token_type'
+  | 'slow_down'
+  | 'server_error';
+
+const OAUTH_STATUS: Record<OAuthErrorCode, number> = {
+  invalid_request: 400,
+  invalid_client: 401,
+  invalid_grant: 400,
+  unauthorized_client: 400,
+  unsupported_grant_type: 400,
+  invalid_scope: 400,
+  unsupported_token_type: 400,
+  slow_down: 429,
+  server_error: 500,
+};
+
+export class OAuthError extends Error {
+  override name = 'OAuthError';
+  readonly status: number;
+  constructor(
+    readonly code: OAuthErrorCode,
+    readonly description: string,
+    readonly options: { internal?: string; basicChallenge?: boolean; retryAfterSeconds?: number } = {},
+  ) {
+    super(`${code}: ${description}`);
+    this.status = OAUTH_STATUS[code];
+  }
+}
+
+/** The one answer for every client-authentication failure, so none reveals which part was wrong. */
+export const CLIENT_AUTH_FAILED = 'Client authentication failed. Either the client or the client credentials are invalid.';
+
+export const oauthErrors = {
+  invalidClient: (internal: string, basicChallenge: boolean) =>
+    new OAuthError('invalid_client', CLIENT_AUTH_FAILED, { internal, basicChallenge }),
+  invalidRequest: (description: string) => new OAuthError('invalid_request', description),
+  unsupportedGrantType: (grantType: string) =>
+    new OAuthError('unsupported_grant_type', `The grant type '${truncate(grantType)}' is not supported; use client_credentials.`),
+  invalidScope: (scope: string, offered: string) =>
+    new OAuthError('invalid_scope', `The requested scope '${truncate(scope)}' is not offered by this server; it offers '${offered}'.`),
+  unsupportedTokenType: (hint: string) =>
+    new OAuthError('unsupported_token_type', `The token type '${truncate(hint)}' is not supported; only access tokens are.`),
+  tooManyRequests: (retryAfterSeconds: number) =>
+    new OAuthError('slow_down', 'Too many token requests; retry later.', { retryAfterSeconds }),
+  serverError: () => new OAuthError('server_error', 'The server encountered an unexpected condition.'),
+};
+
+// --- Results API (RFC 9457) -------------------------------------------------------------------
+
+export type ProblemCode =
+  | 'invalid-parameter'
+  | 'unauthorized'
+  | 'invalid-token'
+  | 'insufficient-scope'
+  | 'not-found'
+  | 'method-not-allowed'
+  | 'payload-too-large'
+  | 'rate-limited'
+  | 'internal';
+
+const PROBLEM: Record<ProblemCode, { status: number; title: string }> = {
+  'invalid-parameter': { status: 400, title: 'Invalid request parameter' },
+  unauthorized: { status: 401, title: 'Authentication required' },
+  'invalid-token': { status: 401, title: 'Invalid access token' },
+  'insufficient-scope': { status: 403, title: 'Insufficient scope' },
+  'not-found': { status: 404, title: 'Not found' },
+  'method-not-allowed': { status: 405, title: 'Method not allowed' },
+  'payload-too-large': { status: 413, title: 'Payload too large' },
+  'rate-limited': { status: 429, title: 'Too many requests' },
+  internal: { status: 500, title: 'Internal server error' },
+};
+
+/** Problem `type` URIs are stable identifiers (RFC 9457 §3.1.1), not links. */
+export const problemType = (code: ProblemCode): string => `urn:results-api:problem:${code}`;
+
+export interface BearerChallenge {
+  error?: 'invalid_request' | 'invalid_token' | 'insufficient_scope';
+  description?: string;
+  scope?: string;
+}
+
+export class ApiProblem extends Error {
+  override name = 'ApiProblem';
+  readonly status: number;
+  readonly title: string;
+  constructor(
+    readonly code: ProblemCode,
+    readonly detail: string,
+    readonly options: { internal?: string; challenge?: BearerChallenge; retryAfterSeconds?: number } = {},
+  ) {
+    super(`${code}: ${detail}`);
+    this.status = PROBLEM[code].status;
+    this.title = PROBLEM[code].title;
+  }
+}
+
+export const READ_SCOPES = 'public_api.read studies:read';
+
+export const apiErrors = {
+  invalidParameter: (detail: string) => new ApiProblem('invalid-parameter', detail),
+  // RFC 6750 §3.1: no credentials at all gets a bare challenge, without an error code.
+  missingToken: () =>
+    new ApiProblem(
+      'unauthorized',
+      'An access token is required: send "Authorization: Bearer <token>" or "token: <token>".',
+      { challenge: {} },
+    ),
+  bothTokenHeaders: () =>
+    new ApiProblem('invalid-parameter', 'Send the access token in one header only: "Authorization: Bearer" or "token", not both.', {
+      challenge: { error: 'invalid_request', description: 'token sent in two headers' },
+    }),
+  malformedAuthorization: () =>
+    new ApiProblem('invalid-parameter', 'The Authorization header must use the Bearer scheme: "Authorization: Bearer <token>".', {
+      challenge: { error: 'invalid_request', description: 'Authorization header is not Bearer' },
+    }),
+  invalidToken: (internal: string) =>
+    new ApiProblem('invalid-token', 'The access token is invalid, expired or revoked.', {
+      internal,
+      challenge: { error: 'invalid_token', description: 'The access token is invalid, expired or revoked' },
+    }),
+  insufficientScope: () =>
+    new ApiProblem('insufficient-scope', `The access token does not grant a read scope (${READ_SCOPES.replace(' ', ' or ')}).`, {
+      challenge: { error: 'insufficient_scope', scope: READ_SCOPES },
+    }),
+  testNotFound: (internal: string) => new ApiProblem('not-found', 'Test not found', { internal }),
+  workspaceNotFound: (internal: string) => new ApiProblem('not-found', 'Workspace not found', { internal }),
+  routeNotFound: (method: string, url: string) =>
+    new ApiProblem('not-found', `No endpoint answers ${method} ${truncate(url.split('?')[0] ?? '')}.`),
+  rateLimited: (retryAfterSeconds: number) =>
+    new ApiProblem('rate-limited', `Rate limit exceeded; retry in ${retryAfterSeconds} s.`, { retryAfterSeconds }),
+  internal: () => new ApiProblem('internal', 'The server encountered an unexpected condition.'),
+};
+
+/** Echoing client input into messages is useful, but never at any length. */
+export function truncate(value: string, max = 64): string {
+  const printable = value.replace(/[^\x20-\x7e]/g, '?');
+  return printable.length > max ? `${printable.slice(0, max)}…` : printable;
+}

@@ -1,0 +1,100 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiProblem, OAuthError, apiErrors, oauthErrors, problemType, type BearerChallenge } from '../errors.js';
+import { validationMessage } from './validation-message.js';
+
+export const BEARER_REALM = 'results-api';
+
+/** Paths under /oauth2/ speak RFC 6749 errors; everything else speaks RFC 9457. */
+const isOAuthPath = (url: string): boolean => url.startsWith('/oauth2/');
+
+export function sendOAuthError(reply: FastifyReply, err: OAuthError): FastifyReply {
+  reply.code(err.status).header('cache-control', 'no-store').header('pragma', 'no-cache');
+  // RFC 6749 §5.2: a client that tried HTTP Basic gets the matching challenge.
+  if (err.options.basicChallenge) reply.header('www-authenticate', `Basic realm="${BEARER_REALM}"`);
+  if (err.options.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.options.retryAfterSeconds));
+  return reply.type('application/json').send({ error: err.code, error_description: err.description });
+}
+
+/** RFC 6750 §3: `Bearer realm="…", error="…", error_description="…", scope="…"`. */
+export function bearerChallenge(c: BearerChallenge): string {
+  const parts = [`realm="${BEARER_REALM}"`];
+  if (c.error) parts.push(`error="${c.error}"`);
+  if (c.description) parts.push(`error_description="${c.description.replace(/["\\]/g, '')}"`);
+  if (c.scope) parts.push(`scope="${c.scope}"`);
+  return `Bearer ${parts.join(', ')}`;
+}
+
+export function sendProblem(reply: FastifyReply, err: ApiProblem): FastifyReply {
+  reply.code(err.status).header('cache-control', 'private, no-store');
+  if (err.options.challenge) reply.header('www-authenticate', bearerChallenge(err.options.challenge));
+  if (err.options.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.options.retryAfterSeconds));
+  return reply.type('application/problem+json').send({
+    type: problemType(err.code),
+    title: err.title,
+    status: err.status,
+    detail: err.detail,
+  });
+}
+
+/**
+ * The one place where anything thrown by a route becomes a response: our own errors are
+ * rendered as they are, Fastify's request errors become 4xx in the path's family, and
+ * anything else is a fault: logged in full, answered with a generic 500.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const oauth = isOAuthPath(request.url);
+    if (error instanceof OAuthError) {
+      if (error.options.internal) request.log.info({ reason: error.options.internal }, error.code);
+      return sendOAuthError(reply, error);
+    }
+    if (error instanceof ApiProblem) {
+      if (error.options.internal) request.log.info({ reason: error.options.internal }, error.code);
+      return sendProblem(reply, error);
+    }
+    const known = requestError(error, request);
+    if (known) {
+      request.log.info({ code: error.code, reason: error.message }, 'rejected request');
+      return oauth
+        ? sendOAuthError(reply, withStatus(oauthErrors.invalidRequest(known.message), known.status))
+        : sendProblem(reply, withStatus(apiErrors.invalidParameter(known.message), known.status));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return oauth ? sendOAuthError(reply, oauthErrors.serverError()) : sendProblem(reply, apiErrors.internal());
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    if (isOAuthPath(request.url)) {
+      return sendOAuthError(reply, withStatus(oauthErrors.invalidRequest('No such authorization server endpoint.'), 404));
+    }
+    return sendProblem(reply, apiErrors.routeNotFound(request.method, request.url));
+  });
+}
+
+/** Keeps the family's shape but carries a more precise HTTP status (413, 415). */
+function withStatus<T extends OAuthError | ApiProblem>(err: T, status: number): T {
+  (err as { status: number }).status = status;
+  return err;
+}
+
+/** Recognises the client's mistakes among Fastify's errors; undefined for a fault. */
+function requestError(error: FastifyError, request: FastifyRequest): { status: number; message: string } | undefined {
+  if (error.validation) {
+    const context = error.validationContext as 'body' | 'querystring' | 'params' | 'headers' | undefined;
+    const schema = context ? (request.routeOptions.schema?.[context] as never) : undefined;
+    const input = context === 'querystring' ? request.query : context ? request[context] : undefined;
+    return { status: 400, message: validationMessage(error.validation, schema, input) };
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, message: `Content-Type ${request.headers['content-type'] ?? '(none)'} is not accepted here.` };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, message: 'The request body is too large.' };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { status: 400, message: 'The request body could not be read.' };
+  }
+  const status = error.statusCode ?? 500;
+  return status >= 400 && status < 500 ? { status, message: 'The request could not be processed.' } : undefined;
+}

@@ -1,0 +1,51 @@
+import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import { truncate } from '../errors.js';
+
+type PropertySchema = {
+  type?: string;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  enum?: unknown[];
+};
+
+/** Describes the rule a parameter's schema states, e.g. "an integer from 1 to 500". */
+export function describeRule(schema: PropertySchema | undefined): string {
+  if (!schema) return 'valid';
+  if (schema.type === 'integer') {
+    const { minimum: min, maximum: max } = schema;
+    if (min !== undefined && max !== undefined) return `an integer from ${min} to ${max}`;
+    if (min !== undefined) return `an integer of at least ${min}`;
+    return 'an integer';
+  }
+  if (schema.format === 'uuid') return 'a UUID';
+  if (schema.enum) return `one of ${schema.enum.join(', ')}`;
+  if (schema.type === 'string' && schema.maxLength !== undefined) return `a string of at most ${schema.maxLength} characters`;
+  return schema.type ? `a ${schema.type}` : 'valid';
+}
+
+/**
+ * Turns the first schema violation into one sentence that names the parameter and its rule,
+ * for example `limit must be an integer from 1 to 500 (got "abc")`.
+ */
+export function validationMessage(
+  errors: FastifySchemaValidationError[],
+  schema: { properties?: Record<string, PropertySchema> } | undefined,
+  input: unknown,
+): string {
+  const first = errors[0];
+  if (!first) return 'The request is invalid.';
+  const fields = (input && typeof input === 'object' ? input : {}) as Record<string, unknown>;
+  const params = first.params as Record<string, unknown>;
+  if (first.keyword === 'required') {
+    const name = String(params.missingProperty);
+    return `${name} is required and must be ${describeRule(schema?.properties?.[name])}`;
+  }
+  const name = first.instancePath.split('/')[1];
+  if (!name) return input === undefined || input === null ? 'The request has no parameters.' : 'The request is invalid.';
+  const value = fields[name];
+  if (Array.isArray(value)) return `${name} must be given only once`;
+  const shown = typeof value === 'string' ? ` (got "${truncate(value)}")` : '';
+  return `${name} must be ${describeRule(schema?.properties?.[name])}${shown}`;
+}

@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT, jwtVerify, errors as joseErrors, type JWTPayload } from 'jose';
+import type { Clock } from '../clock.js';
+import type { AuthorizationServer, AuthorizationServers } from './authorization-servers.js';
+import type { KeyRing } from './signing-keys.js';
+
+/** The claims of our RFC 9068 access tokens (plus Okta's `cid` and `scp`). */
+export interface AccessTokenClaims {
+  iss: string;
+  sub: string;
+  aud: string;
+  exp: number;
+  iat: number;
+  jti: string;
+  client_id: string;
+  scope: string;
+  cid: string;
+  scp: string[];
+}
+
+export interface IssuedToken {
+  accessToken: string;
+  expiresIn: number;
+  scope: string;
+  claims: AccessTokenClaims;
+}
+
+/** RFC 9068 §2: a JWT access token, `typ: at+jwt`, signed with the current key. */
+export async function issueAccessToken(
+  server: AuthorizationServer,
+  clientId: string,
+  scopes: string[],
+  deps: { keys: KeyRing; clock: Clock; ttlSeconds: number },
+): Promise<IssuedToken> {
+  const key = deps.keys.signingKey();
+  const iat = Math.floor(deps.clock.now() / 1000);
+  const scope = scopes.join(' ');
+  const claims: AccessTokenClaims = {
+    iss: server.issuer,
+    sub: clientId,
+    aud: server.audience,
+    exp: iat + deps.ttlSeconds,
+    iat,
+    jti: randomUUID(),
+    client_id: clientId,
+    scope,
+    cid: clientId,
+    scp: scopes,
+  };
+  const accessToken = await new SignJWT({ ...claims })
+    .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: key.kid })
+    .sign(key.privateKey);
+  return { accessToken, expiresIn: deps.ttlSeconds, scope, claims };
+}
+
+export type VerifyResult = { ok: true; claims: AccessTokenClaims } | { ok: false; reason: string };
+
+// Bounds what we are willing to parse; our tokens are ~900 bytes.
+const MAX_TOKEN_LENGTH = 4096;
+const JWS_COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/**
+ * Checks a presented access token as RFC 8725 and RFC 9068 §4 require: only RS256 (so no
+ * `none` and no HS/RS confusion), `typ` at+jwt, a kid we published, issuer and audience
+ * of one of our servers (as a pair), and the time claims. Header members such as `jku`,
+ * `x5u` and `jwk` are never followed: keys come only from our own key ring.
+ *
+ * Verified tokens are cached (bounded) because an RS256 check costs ~150 µs and a
+ * pipeline sends the same token thousands of times; expiry is re-checked on every hit.
+ * Revocation and credential status are not part of this check: they change, and the
+ * caller checks them per request.
+ */
+export class AccessTokenVerifier {
+  private readonly cache = new Map<string, AccessTokenClaims>();
+
+  constructor(
+    private readonly servers: AuthorizationServers,
+    private readonly keys: KeyRing,
+    private readonly clock: Clock,
+    private readonly maxCacheEntries = 10_000,
+  ) {}
+
+  async verify(token: string): Promise<VerifyResult> {
+    const nowSeconds = Math.floor(this.clock.now() / 1000);
+    const cached = this.cache.get(token);
+    if (cached) {
+      if (cached.exp > nowSeconds) return { ok: true, claims: cached };
+      this.cache.delete(token);
+      return { ok: false, reason: 'token expired' };
+    }
+    if (token.length > MAX_TOKEN_LENGTH || !JWS_COMPACT.test(token)) return { ok: false, reason: 'not a compact JWS' };
+
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(
+        token,
+        async (header) => {
+          if (typeof header.kid !== 'string') throw new joseErrors.JWKSNoMatchingKey();
+          const key = await this.keys.verificationKey(header.kid);
+          if (!key) throw new joseErrors.JWKSNoMatchingKey();
+          return key.publicKey;
+        },
+        {
+          algorithms: ['RS256'],
+          typ: 'at+jwt',
+          issuer: this.servers.all.map((s) => s.issuer),
+          requiredClaims: ['iss', 'sub', 'aud', 'exp', 'iat', 'jti', 'client_id', 'scope'],
+          currentDate: new Date(this.clock.now()),
+        },
+      ));
+    } catch (err) {
+      return { ok: false, reason: describeJoseError(err) };
+    }
+
+    const server = this.servers.byIssuer(payload.iss!)!;
+    if (payload.aud !== server.audience) return { ok: false, reason: `audience does not match issuer ${server.id}` };
+    if (typeof payload.scope !== 'string' || typeof payload.client_id !== 'string' || payload.client_id !== payload.sub) {
+      return { ok: false, reason: 'malformed client_id or scope claim' };
+    }
+    const claims = payload as unknown as AccessTokenClaims;
+    claims.scp = Array.isArray(payload.scp) ? (payload.scp as string[]) : payload.scope.split(' ');
+    this.remember(token, claims);
+    return { ok: true, claims };
+  }
+
+  private remember(token: string, claims: AccessTokenClaims): void {
+    if (this.cache.size >= this.maxCacheEntries) {
+      // Evict the oldest entry (Map keeps insertion order).
+      this.cache.delete(this.cache.keys().next().value!);
+    }
+    this.cache.set(token, claims);
+  }
+}
+
+function describeJoseError(err: unknown): string {
+  if (err instanceof joseErrors.JOSEError) return `${err.code}: ${err.message}`;
+  return 'unverifiable token';
+}

@@ -1,0 +1,45 @@
+import type { Config } from '../config.js';
+import type { Store } from '../store/store.js';
+import { randomBase62 } from './random.js';
+
+/** One authorization server: `{auth_url}/oauth2/<id>`. */
+export interface AuthorizationServer {
+  id: string;
+  /** The seed's request forms: A is the `default` server, B the custom one. */
+  form: 'A' | 'B';
+  issuer: string;
+  audience: string;
+  /** The one scope this server offers, granted when the request names none. */
+  scope: string;
+}
+
+export interface AuthorizationServers {
+  default: AuthorizationServer;
+  custom: AuthorizationServer;
+  all: readonly AuthorizationServer[];
+  byId(id: string): AuthorizationServer | undefined;
+  byIssuer(issuer: string): AuthorizationServer | undefined;
+}
+
+/** Okta-like id of the custom server: `aus` + 17 base62 characters. */
+export const generateAuthServerId = (): string => `aus${randomBase62(17)}`;
+
+/**
+ * The custom server's id comes from AUTH_SERVER_ID, or is generated once and persisted,
+ * so every process and every restart agrees on it (tokens name it in `iss`).
+ */
+export async function resolveAuthorizationServers(config: Config, store: Store): Promise<AuthorizationServers> {
+  const customId = config.authServerId ?? (await store.getOrSetSetting('auth_server_id', generateAuthServerId()));
+  const issuer = (id: string) => `${config.authUrl}/oauth2/${id}`;
+  const servers: AuthorizationServer[] = [
+    { id: 'default', form: 'A', issuer: issuer('default'), audience: 'api://default', scope: 'public_api.read' },
+    { id: customId, form: 'B', issuer: issuer(customId), audience: config.authServerAudience, scope: 'studies:read' },
+  ];
+  return {
+    default: servers[0]!,
+    custom: servers[1]!,
+    all: servers,
+    byId: (id) => servers.find((s) => s.id === id),
+    byIssuer: (iss) => servers.find((s) => s.issuer === iss),
+  };
+}

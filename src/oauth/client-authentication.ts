@@ -1,0 +1,70 @@
+import type { Clock } from '../clock.js';
+import type { ClientForAuth, Store } from '../store/store.js';
+import type { SecretHasher } from './client-secrets.js';
+
+export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
+
+/** Where the client put its credentials; produced by readClientCredentials. */
+export type PresentedCredentials =
+  | { ok: true; method: ClientAuthMethod; clientId: string; clientSecret: string }
+  | { ok: false; error: 'ambiguous' | 'malformed_basic' | 'missing'; method: ClientAuthMethod | undefined };
+
+export type ClientAuthResult =
+  | { ok: true; client: ClientForAuth; method: ClientAuthMethod }
+  | { ok: false; reason: 'unknown_client' | 'wrong_secret' | 'revoked' | 'user_disabled'; method: ClientAuthMethod };
+
+/**
+ * RFC 6749 §2.3.1: HTTP Basic (client_secret_basic) or form keys (client_secret_post), never
+ * both. In Basic, id and secret are form-urlencoded before base64 encoding.
+ */
+export function readClientCredentials(
+  authorization: string | undefined,
+  form: { client_id?: string; client_secret?: string },
+): PresentedCredentials {
+  if (authorization !== undefined) {
+    const match = /^Basic[ ]+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
+    if (!match) return { ok: false, error: 'malformed_basic', method: 'client_secret_basic' };
+    if (form.client_secret !== undefined) return { ok: false, error: 'ambiguous', method: 'client_secret_basic' };
+    const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) return { ok: false, error: 'malformed_basic', method: 'client_secret_basic' };
+    try {
+      const clientId = formDecode(decoded.slice(0, colon));
+      const clientSecret = formDecode(decoded.slice(colon + 1));
+      if (form.client_id !== undefined && form.client_id !== clientId) {
+        return { ok: false, error: 'ambiguous', method: 'client_secret_basic' };
+      }
+      return { ok: true, method: 'client_secret_basic', clientId, clientSecret };
+    } catch {
+      return { ok: false, error: 'malformed_basic', method: 'client_secret_basic' };
+    }
+  }
+  if (form.client_id !== undefined && form.client_secret !== undefined) {
+    return { ok: true, method: 'client_secret_post', clientId: form.client_id, clientSecret: form.client_secret };
+  }
+  return { ok: false, error: 'missing', method: form.client_id !== undefined ? 'client_secret_post' : undefined };
+}
+
+const formDecode = (value: string): string => decodeURIComponent(value.replace(/\+/g, ' '));
+
+/**
+ * Checks a presented client id and secret. Every failure is an expected outcome, returned
+ * as a reason for the log; the caller answers all of them identically. The secret is hashed
+ * even for an unknown client so the answer takes the same time either way.
+ */
+export async function authenticateClient(
+  presented: { clientId: string; clientSecret: string; method: ClientAuthMethod },
+  deps: { store: Store; hasher: SecretHasher; clock: Clock },
+): Promise<ClientAuthResult> {
+  const { method } = presented;
+  const client = presented.clientId.length <= 128 ? await deps.store.findClientForAuth(presented.clientId) : null;
+  const now = deps.clock.now();
+  const secretMatches = (client?.secrets ?? [{ hash: '', expiresAt: null }]).some(
+    (s) => deps.hasher.matches(presented.clientSecret, s.hash) && (s.expiresAt === null || s.expiresAt > now),
+  );
+  if (!client) return { ok: false, reason: 'unknown_client', method };
+  if (!secretMatches) return { ok: false, reason: 'wrong_secret', method };
+  if (client.revoked) return { ok: false, reason: 'revoked', method };
+  if (!client.userActive) return { ok: false, reason: 'user_disabled', method };
+  return { ok: true, client, method };
+}

@@ -1,0 +1,16 @@
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Store } from '../store/store.js';
+import type { AuthorizationServers } from './authorization-servers.js';
+import type { SecretHasher } from './client-secrets.js';
+import type { KeyRing } from './signing-keys.js';
+
+/** What the authorization servers' routes need. */
+export interface OAuthDeps {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  keys: KeyRing;
+  hasher: SecretHasher;
+  servers: AuthorizationServers;
+}

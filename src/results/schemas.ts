@@ -1,0 +1,95 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** Plain UUID text (ajv's `uuid` format alone would also take a `urn:uuid:` prefix). */
+const Uuid = (description: string) =>
+  Type.String({
+    format: 'uuid',
+    pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+    description,
+  });
+
+export const PAGE_SIZE_MAX = 500;
+export const PAGE_SIZE_DEFAULT = 25;
+export const OFFSET_MAX = 10_000;
+
+export const SessionResultsQuery = Type.Object({
+  testId: Uuid('The test whose session results are listed.'),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX, description: `Earlier form: page size (default ${PAGE_SIZE_DEFAULT}).` }),
+  ),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: OFFSET_MAX, description: 'Earlier form: sessions to skip (default 0).' }),
+  ),
+  rowsPerPage: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX, description: `Current form: page size (default ${PAGE_SIZE_DEFAULT}).` }),
+  ),
+  pageNumber: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description: `Current form: 1-based page index (default 1); (pageNumber − 1) × rowsPerPage must be at most ${OFFSET_MAX}.`,
+    }),
+  ),
+});
+export type SessionResultsQuery = Static<typeof SessionResultsQuery>;
+
+const Timestamp = (description: string) => Type.String({ format: 'date-time', description, examples: ['2024-11-21T12:23:52.614Z'] });
+
+export const SessionResult = Type.Object({
+  sessionId: Type.String({ format: 'uuid' }),
+  audienceId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+  status: Type.String({ examples: ['COMPLETE'] }),
+  startTime: Timestamp('UTC, ISO 8601 with milliseconds.'),
+  finishTime: Type.Union([Timestamp('UTC, ISO 8601 with milliseconds; null while unfinished.'), Type.Null()]),
+});
+
+export const Pagination = Type.Object({
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+  totalCount: Type.Integer({ description: 'Sessions of the test across all pages.' }),
+  rowsPerPage: Type.Optional(Type.Integer({ description: 'Current form only.' })),
+  pageNumber: Type.Optional(Type.Integer({ description: 'Current form only.' })),
+  totalPages: Type.Optional(Type.Integer({ description: 'Current form only.' })),
+});
+
+export const SessionResultsPage = Type.Object({
+  testId: Type.String({ format: 'uuid' }),
+  sessions: Type.Array(SessionResult, {
+    description: 'Newest first by startTime; ties by sessionId descending.',
+  }),
+  meta: Type.Object({ pagination: Pagination }),
+});
+export type SessionResultsPage = Static<typeof SessionResultsPage>;
+
+export const WorkspaceParams = Type.Object({ workspaceId: Uuid('A workspace where the caller is a member.') });
+export type WorkspaceParams = Static<typeof WorkspaceParams>;
+
+const WorkspaceFields = {
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  createdAt: Timestamp('When the workspace was created.'),
+};
+
+export const WorkspaceList = Type.Object({ workspaces: Type.Array(Type.Object(WorkspaceFields)) });
+
+export const WorkspaceDetail = Type.Object({
+  ...WorkspaceFields,
+  tests: Type.Array(
+    Type.Object({
+      id: Type.String({ format: 'uuid' }),
+      title: Type.String(),
+      productType: Type.String(),
+      createdAt: Timestamp('When the test was created.'),
+      sessionCount: Type.Integer(),
+    }),
+  ),
+});
+
+export const Problem = Type.Object(
+  {
+    type: Type.String({ examples: ['urn:results-api:problem:not-found'] }),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+  },
+  { description: 'RFC 9457 problem details (application/problem+json).' },
+);

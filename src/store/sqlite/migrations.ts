@@ -1,0 +1,97 @@
+/**
+ * SQLite schema, one entry per version. Applied in order, each in its own transaction;
+ * never edit a released entry, add a new one.
+ */
+export const sqliteMigrations: readonly { version: number; sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+
+      CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        email TEXT NOT NULL,
+        email_key TEXT NOT NULL UNIQUE,
+        status TEXT NOT NULL CHECK (status IN ('active', 'disabled')),
+        created_at INTEGER NOT NULL
+      ) STRICT;
+
+      CREATE TABLE credentials (
+        client_id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users (id),
+        created_at INTEGER NOT NULL,
+        last_used_at INTEGER,
+        revoked_at INTEGER
+      ) STRICT;
+      CREATE INDEX credentials_by_user ON credentials (user_id);
+
+      CREATE TABLE credential_secrets (
+        client_id TEXT NOT NULL REFERENCES credentials (client_id),
+        hash TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER,
+        PRIMARY KEY (client_id, hash)
+      ) STRICT, WITHOUT ROWID;
+
+      CREATE TABLE workspaces (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      ) STRICT;
+
+      CREATE TABLE memberships (
+        workspace_id TEXT NOT NULL REFERENCES workspaces (id),
+        email_key TEXT NOT NULL,
+        email TEXT NOT NULL,
+        added_at INTEGER NOT NULL,
+        PRIMARY KEY (workspace_id, email_key)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX memberships_by_email ON memberships (email_key, workspace_id);
+
+      CREATE TABLE tests (
+        id TEXT PRIMARY KEY,
+        workspace_id TEXT NOT NULL REFERENCES workspaces (id),
+        title TEXT NOT NULL,
+        product_type TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        session_count INTEGER NOT NULL DEFAULT 0
+      ) STRICT;
+      CREATE INDEX tests_by_workspace ON tests (workspace_id, created_at);
+
+      -- Clustered in page order, so a page of a test is one contiguous range read.
+      CREATE TABLE sessions (
+        test_id TEXT NOT NULL REFERENCES tests (id),
+        start_time INTEGER NOT NULL,
+        session_id TEXT NOT NULL,
+        audience_id TEXT,
+        status TEXT NOT NULL,
+        finish_time INTEGER,
+        PRIMARY KEY (test_id, start_time, session_id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE UNIQUE INDEX sessions_by_id ON sessions (session_id);
+
+      CREATE TABLE signing_keys (
+        kid TEXT PRIMARY KEY,
+        alg TEXT NOT NULL,
+        private_key_pem TEXT NOT NULL,
+        public_jwk TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        retired_at INTEGER
+      ) STRICT;
+
+      CREATE TABLE revoked_tokens (
+        jti TEXT PRIMARY KEY,
+        expires_at INTEGER NOT NULL
+      ) STRICT, WITHOUT ROWID;
+
+      CREATE TABLE audit_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at INTEGER NOT NULL,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        details TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
+];

@@ -1,0 +1,543 @@
+/**
+ * The Store contract: every implementation must pass this suite unchanged, so SQLite and
+ * PostgreSQL behave identically. `makeStore` must return an unmigrated store over a fresh,
+ * empty database that reads time from `clock`; the suite migrates and closes it.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../clock.js';
+import { StoreConflictError, type SessionInput, type Store } from './store.js';
+
+const T0 = Date.UTC(2026, 0, 1);
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const admin = { actor: 'cli:admin' };
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Deterministic lowercase UUIDs: uuid(1), uuid(2), ... */
+const uuid = (n: number, prefix = '00000000'): string =>
+  `${prefix}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+
+async function conflict(promise: Promise<unknown>): Promise<StoreConflictError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(StoreConflictError);
+  return error as StoreConflictError;
+}
+
+const session = (n: number, startTime: number, extra: Partial<SessionInput> = {}): SessionInput => ({
+  sessionId: uuid(n, '5e55105e'),
+  audienceId: uuid(n, 'a0d1e0ce'),
+  status: 'COMPLETE',
+  startTime,
+  finishTime: startTime + MINUTE,
+  ...extra,
+});
+
+export function describeStoreContract(name: string, makeStore: (clock: ManualClock) => Promise<Store>): void {
+  describe(`Store contract: ${name}`, () => {
+    let clock: ManualClock;
+    let store: Store;
+    let firstMigration: number[];
+
+    beforeEach(async () => {
+      clock = new ManualClock(T0);
+      store = await makeStore(clock);
+      firstMigration = (await store.migrate()).applied;
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    const actions = async (): Promise<string[]> => (await store.listAudit()).map((e) => e.action);
+
+    /** A workspace with one test; `member` (if given) may see it. */
+    async function workspaceWithTest(n: number, member?: string): Promise<{ workspaceId: string; testId: string }> {
+      const workspaceId = uuid(n, 'ccccccc0');
+      const testId = uuid(n, 'eeeeeee0');
+      await store.createWorkspace({ id: workspaceId, name: `Workspace ${n}` }, admin);
+      await store.createTest({ id: testId, workspaceId, title: `Test ${n}`, productType: 'survey' }, admin);
+      if (member) await store.addMember(workspaceId, member, admin);
+      return { workspaceId, testId };
+    }
+
+    async function userWithCredential(email: string, clientId: string, secretHash = `hash-${clientId}-1`) {
+      await store.createUser(email, admin);
+      return store.createCredential({ clientId, email, secretHash }, admin);
+    }
+
+    describe('lifecycle', () => {
+      it('migrates once; a second migrate applies nothing and keeps data', async () => {
+        expect(firstMigration.length).toBeGreaterThan(0);
+        expect(firstMigration).toEqual([...firstMigration].sort((a, b) => a - b));
+        await store.createUser('kept@example.com', admin);
+        expect(await store.migrate()).toEqual({ applied: [] });
+        expect(await store.findUserByEmail('kept@example.com')).not.toBeNull();
+      });
+
+      it('pings and reports its kind', async () => {
+        await expect(store.ping()).resolves.toBeUndefined();
+        expect(['sqlite', 'postgres']).toContain(store.kind);
+      });
+
+      it('getOrSetSetting: the first value wins', async () => {
+        expect(await store.getOrSetSetting('auth_server_id', 'ausFIRST')).toBe('ausFIRST');
+        expect(await store.getOrSetSetting('auth_server_id', 'ausSECOND')).toBe('ausFIRST');
+        expect(await store.getOrSetSetting('other', 'x')).toBe('x');
+      });
+    });
+
+    describe('users', () => {
+      it('creates a user, trimmed, active, at the clock time', async () => {
+        const user = await store.createUser('  Ada@Example.com ', admin);
+        expect(user).toEqual({ id: expect.stringMatching(UUID_PATTERN), email: 'Ada@Example.com', status: 'active', createdAt: T0 });
+        expect(await store.findUserByEmail('ada@example.com')).toEqual(user);
+        expect(await store.findUserByEmail(' ADA@EXAMPLE.COM')).toEqual(user);
+        expect(await store.findUserByEmail('nobody@example.com')).toBeNull();
+      });
+
+      it('refuses a duplicate email in any case and writes nothing', async () => {
+        await store.createUser('ada@example.com', admin);
+        expect((await conflict(store.createUser('ADA@example.COM', admin))).code).toBe('duplicate');
+        expect(await store.listUsers()).toHaveLength(1);
+        expect(await actions()).toEqual(['user.create']);
+      });
+
+      it('lists users by email, case-insensitively', async () => {
+        for (const email of ['bob@example.com', 'Alice@example.com', 'carol@example.com']) await store.createUser(email, admin);
+        expect((await store.listUsers()).map((u) => u.email)).toEqual(['Alice@example.com', 'bob@example.com', 'carol@example.com']);
+      });
+
+      it('disables and re-enables a user by email in any case', async () => {
+        const user = await store.createUser('ada@example.com', admin);
+        expect(await store.setUserStatus('ADA@example.com', 'disabled', admin)).toEqual({ ...user, status: 'disabled' });
+        expect((await store.findUserByEmail('ada@example.com'))?.status).toBe('disabled');
+        expect((await store.setUserStatus('ada@example.com', 'active', admin)).status).toBe('active');
+        expect(await actions()).toEqual(['user.create', 'user.disable', 'user.enable']);
+        expect((await conflict(store.setUserStatus('nobody@example.com', 'disabled', admin))).code).toBe('not_found');
+      });
+    });
+
+    describe('credentials', () => {
+      it('creates a credential with one secret for an existing user', async () => {
+        const user = await store.createUser('ada@example.com', admin);
+        clock.advance(MINUTE);
+        const credential = await store.createCredential({ clientId: '0oaA', email: 'ADA@example.com', secretHash: 'h1' }, admin);
+        expect(credential).toEqual({
+          clientId: '0oaA',
+          userId: user.id,
+          email: 'ada@example.com',
+          createdAt: T0 + MINUTE,
+          lastUsedAt: null,
+          revokedAt: null,
+          activeSecrets: 1,
+        });
+        expect(await store.listCredentials()).toEqual([credential]);
+      });
+
+      it('requires an existing user', async () => {
+        const error = await conflict(store.createCredential({ clientId: '0oaA', email: 'x@example.com', secretHash: 'h' }, admin));
+        expect(error.code).toBe('not_found');
+        expect(await store.listCredentials()).toEqual([]);
+        expect(await store.listAudit()).toEqual([]);
+      });
+
+      it('allows one active credential per user, and a new one after revoking', async () => {
+        await userWithCredential('ada@example.com', '0oaA');
+        const error = await conflict(store.createCredential({ clientId: '0oaB', email: 'Ada@example.com', secretHash: 'h' }, admin));
+        expect(error.code).toBe('duplicate');
+        expect(await store.findClientForAuth('0oaB')).toBeNull();
+        await store.revokeCredential('0oaA', admin);
+        expect((await store.createCredential({ clientId: '0oaB', email: 'ada@example.com', secretHash: 'h' }, admin)).clientId).toBe('0oaB');
+        expect((await store.listCredentials()).map((c) => c.clientId)).toEqual(['0oaA', '0oaB']);
+      });
+
+      it('rotation keeps the previous secret until retireOthersAt', async () => {
+        await userWithCredential('ada@example.com', '0oaA', 'h1');
+        clock.advance(HOUR);
+        const rotated = await store.addCredentialSecret({ clientId: '0oaA', secretHash: 'h2', retireOthersAt: T0 + 2 * HOUR }, admin);
+        expect(rotated.activeSecrets).toBe(2);
+        const auth = await store.findClientForAuth('0oaA');
+        expect(auth?.secrets.sort((a, b) => a.hash.localeCompare(b.hash))).toEqual([
+          { hash: 'h1', createdAt: T0, expiresAt: T0 + 2 * HOUR },
+          { hash: 'h2', createdAt: T0 + HOUR, expiresAt: null },
+        ]);
+        clock.set(T0 + 2 * HOUR);
+        expect((await store.listCredentials())[0]?.activeSecrets).toBe(1);
+      });
+
+      it('a second rotation in the grace period expires the oldest secret at once', async () => {
+        await userWithCredential('ada@example.com', '0oaA', 'h1');
+        clock.advance(MINUTE);
+        await store.addCredentialSecret({ clientId: '0oaA', secretHash: 'h2', retireOthersAt: T0 + HOUR }, admin);
+        clock.advance(MINUTE);
+        const c = await store.addCredentialSecret({ clientId: '0oaA', secretHash: 'h3', retireOthersAt: T0 + 2 * HOUR }, admin);
+        expect(c.activeSecrets).toBe(2);
+        const secrets = Object.fromEntries((await store.findClientForAuth('0oaA'))!.secrets.map((s) => [s.hash, s.expiresAt]));
+        expect(secrets).toEqual({ h1: T0 + 2 * MINUTE, h2: T0 + 2 * HOUR, h3: null });
+      });
+
+      it('rotations within the same millisecond still keep the newest previous secret', async () => {
+        // Hashes chosen to sort opposite to creation, so hash order cannot stand in for age.
+        for (const [first, second, third] of [['ha', 'hb', 'hc'], ['hz', 'hy', 'hx']]) {
+          const clientId = `0oa-${first}`;
+          await userWithCredential(`${first}@example.com`, clientId, first);
+          await store.addCredentialSecret({ clientId, secretHash: second!, retireOthersAt: T0 + HOUR }, admin);
+          await store.addCredentialSecret({ clientId, secretHash: third!, retireOthersAt: T0 + HOUR }, admin);
+          const secrets = Object.fromEntries((await store.findClientForAuth(clientId))!.secrets.map((s) => [s.hash, s.expiresAt]));
+          expect(secrets).toEqual({ [first!]: T0, [second!]: T0 + HOUR, [third!]: null });
+        }
+      });
+
+      it('a rotation with retireOthersAt in the past retires the previous secret now', async () => {
+        await userWithCredential('ada@example.com', '0oaA', 'h1');
+        clock.advance(HOUR);
+        const c = await store.addCredentialSecret({ clientId: '0oaA', secretHash: 'h2', retireOthersAt: T0 }, admin);
+        expect(c.activeSecrets).toBe(1);
+        const secrets = Object.fromEntries((await store.findClientForAuth('0oaA'))!.secrets.map((s) => [s.hash, s.expiresAt]));
+        expect(secrets).toEqual({ h1: T0 + HOUR, h2: null });
+      });
+
+      it('refuses to rotate an unknown or revoked credential', async () => {
+        const input = { clientId: '0oaA', secretHash: 'h2', retireOthersAt: T0 };
+        expect((await conflict(store.addCredentialSecret(input, admin))).code).toBe('not_found');
+        await userWithCredential('ada@example.com', '0oaA');
+        await store.revokeCredential('0oaA', admin);
+        expect((await conflict(store.addCredentialSecret(input, admin))).code).toBe('not_found');
+        expect((await store.findClientForAuth('0oaA'))?.secrets).toHaveLength(1);
+      });
+
+      it('revokes once; revoking again changes nothing', async () => {
+        await userWithCredential('ada@example.com', '0oaA');
+        clock.advance(MINUTE);
+        const revoked = await store.revokeCredential('0oaA', admin);
+        expect(revoked.revokedAt).toBe(T0 + MINUTE);
+        clock.advance(MINUTE);
+        expect(await store.revokeCredential('0oaA', admin)).toEqual(revoked);
+        expect(await store.listCredentials()).toEqual([revoked]);
+        expect((await actions()).filter((a) => a === 'credential.revoke')).toHaveLength(1);
+        expect((await conflict(store.revokeCredential('0oaNope', admin))).code).toBe('not_found');
+      });
+
+      it('findClientForAuth returns what client authentication needs', async () => {
+        const user = await store.createUser('ada@example.com', admin);
+        await store.createCredential({ clientId: '0oaA', email: 'ada@example.com', secretHash: 'h1' }, admin);
+        expect(await store.findClientForAuth('0oaA')).toEqual({
+          clientId: '0oaA',
+          userId: user.id,
+          userActive: true,
+          revoked: false,
+          lastUsedAt: null,
+          secrets: [{ hash: 'h1', createdAt: T0, expiresAt: null }],
+        });
+        await store.setUserStatus('ada@example.com', 'disabled', admin);
+        await store.revokeCredential('0oaA', admin);
+        expect(await store.findClientForAuth('0oaA')).toMatchObject({ userActive: false, revoked: true });
+        expect(await store.findClientForAuth('0oaUnknown')).toBeNull();
+      });
+
+      it('recordClientUse sets lastUsedAt and ignores unknown clients', async () => {
+        await userWithCredential('ada@example.com', '0oaA');
+        await store.recordClientUse('0oaA', T0 + 5 * MINUTE);
+        await store.recordClientUse('0oaUnknown', T0);
+        expect((await store.findClientForAuth('0oaA'))?.lastUsedAt).toBe(T0 + 5 * MINUTE);
+        expect((await store.listCredentials())[0]?.lastUsedAt).toBe(T0 + 5 * MINUTE);
+      });
+
+      it('findPrincipal: only an unrevoked credential of an active user', async () => {
+        const user = await store.createUser('Ada@example.com', admin);
+        await store.createCredential({ clientId: '0oaA', email: 'ada@example.com', secretHash: 'h' }, admin);
+        expect(await store.findPrincipal('0oaA')).toEqual({ clientId: '0oaA', userId: user.id, email: 'Ada@example.com' });
+        expect(await store.findPrincipal('0oaUnknown')).toBeNull();
+        await store.setUserStatus('ada@example.com', 'disabled', admin);
+        expect(await store.findPrincipal('0oaA')).toBeNull();
+        await store.setUserStatus('ada@example.com', 'active', admin);
+        expect(await store.findPrincipal('0oaA')).not.toBeNull();
+        await store.revokeCredential('0oaA', admin);
+        expect(await store.findPrincipal('0oaA')).toBeNull();
+      });
+    });
+
+    describe('workspaces and members', () => {
+      it('creates, gets and lists workspaces in creation order', async () => {
+        const b = await store.createWorkspace({ id: uuid(2), name: 'B' }, admin);
+        clock.advance(MINUTE);
+        const a = await store.createWorkspace({ id: uuid(1), name: 'A' }, admin);
+        expect(b).toEqual({ id: uuid(2), name: 'B', createdAt: T0 });
+        expect(await store.getWorkspace(uuid(1))).toEqual(a);
+        expect(await store.getWorkspace(uuid(3))).toBeNull();
+        expect(await store.listWorkspaces()).toEqual([b, a]);
+        expect((await conflict(store.createWorkspace({ id: uuid(1), name: 'again' }, admin))).code).toBe('duplicate');
+        expect(await store.getWorkspace(uuid(1))).toEqual(a);
+      });
+
+      it('adds, lists, checks and removes members by email in any case', async () => {
+        const ws = uuid(1);
+        await store.createWorkspace({ id: ws, name: 'W' }, admin);
+        expect(await store.addMember(ws, ' Bob@example.com ', admin)).toEqual({ workspaceId: ws, email: 'Bob@example.com', addedAt: T0 });
+        await store.addMember(ws, 'alice@example.com', admin);
+        expect((await conflict(store.addMember(ws, 'BOB@example.com', admin))).code).toBe('duplicate');
+        expect((await store.listMembers(ws)).map((m) => m.email)).toEqual(['alice@example.com', 'Bob@example.com']);
+        expect(await store.isMember(ws, 'bob@EXAMPLE.com')).toBe(true);
+        await store.removeMember(ws, 'BOB@example.com', admin);
+        expect(await store.isMember(ws, 'bob@example.com')).toBe(false);
+        expect((await conflict(store.removeMember(ws, 'bob@example.com', admin))).code).toBe('not_found');
+        expect(await actions()).toEqual(['workspace.create', 'member.add', 'member.add', 'member.remove']);
+      });
+
+      it('refuses member operations on an unknown workspace', async () => {
+        expect((await conflict(store.addMember(uuid(9), 'a@example.com', admin))).code).toBe('not_found');
+        expect((await conflict(store.removeMember(uuid(9), 'a@example.com', admin))).code).toBe('not_found');
+        expect((await conflict(store.listMembers(uuid(9)))).code).toBe('not_found');
+        expect(await store.isMember(uuid(9), 'a@example.com')).toBe(false);
+        expect(await store.listAudit()).toEqual([]);
+      });
+
+      it('lists the workspaces of a member, by email in any case', async () => {
+        const w1 = await store.createWorkspace({ id: uuid(1), name: 'One' }, admin);
+        clock.advance(MINUTE);
+        const w2 = await store.createWorkspace({ id: uuid(2), name: 'Two' }, admin);
+        await store.createWorkspace({ id: uuid(3), name: 'Three' }, admin);
+        await store.addMember(w2.id, 'Ada@example.com', admin);
+        await store.addMember(w1.id, 'ada@example.com', admin);
+        await store.addMember(uuid(3), 'bob@example.com', admin);
+        expect(await store.listWorkspacesForMember('ADA@example.com')).toEqual([w1, w2]);
+        expect(await store.listWorkspacesForMember('nobody@example.com')).toEqual([]);
+      });
+    });
+
+    describe('tests and visibility', () => {
+      it('creates, gets and lists tests per workspace', async () => {
+        const { workspaceId, testId } = await workspaceWithTest(1);
+        await workspaceWithTest(2);
+        const test = { id: testId, workspaceId, title: 'Test 1', productType: 'survey', createdAt: T0, sessionCount: 0 };
+        expect(await store.getTest(testId)).toEqual(test);
+        expect(await store.getTest(uuid(99))).toBeNull();
+        clock.advance(MINUTE);
+        const second = await store.createTest({ id: uuid(3), workspaceId, title: 'Later', productType: 'video' }, admin);
+        expect(second).toEqual({ id: uuid(3), workspaceId, title: 'Later', productType: 'video', createdAt: T0 + MINUTE, sessionCount: 0 });
+        expect(await store.listTests(workspaceId)).toEqual([test, second]);
+        expect((await conflict(store.listTests(uuid(99)))).code).toBe('not_found');
+      });
+
+      it('refuses a duplicate test id, even in another workspace, and an unknown workspace', async () => {
+        const { testId } = await workspaceWithTest(1);
+        const other = await workspaceWithTest(2);
+        const dup = await conflict(store.createTest({ id: testId, workspaceId: other.workspaceId, title: 'x', productType: 'p' }, admin));
+        expect(dup.code).toBe('duplicate');
+        const missing = await conflict(store.createTest({ id: uuid(7), workspaceId: uuid(99), title: 'x', productType: 'p' }, admin));
+        expect(missing.code).toBe('not_found');
+        expect((await store.getTest(testId))?.workspaceId).toBe(uuid(1, 'ccccccc0'));
+      });
+
+      it('findVisibleTest: only through membership of the test’s own workspace', async () => {
+        const a = await workspaceWithTest(1, 'ada@example.com');
+        const b = await workspaceWithTest(2, 'bob@example.com');
+        expect((await store.findVisibleTest(a.testId, 'ADA@example.com'))?.id).toBe(a.testId);
+        expect(await store.findVisibleTest(b.testId, 'ada@example.com')).toBeNull();
+        expect(await store.findVisibleTest(a.testId, 'bob@example.com')).toBeNull();
+        expect(await store.findVisibleTest(uuid(99), 'ada@example.com')).toBeNull();
+
+        await store.addMember(b.workspaceId, 'Ada@Example.com', admin);
+        expect(await store.findVisibleTest(b.testId, 'ada@example.com')).toEqual(await store.getTest(b.testId));
+        await store.removeMember(b.workspaceId, 'ada@example.com', admin);
+        expect(await store.findVisibleTest(b.testId, 'ada@example.com')).toBeNull();
+        expect((await store.findVisibleTest(a.testId, 'ada@example.com'))?.id).toBe(a.testId);
+      });
+    });
+
+    describe('sessions', () => {
+      it('imports, then counts re-imports as unchanged and changes as updated', async () => {
+        const { testId } = await workspaceWithTest(1, 'ada@example.com');
+        const rows = [session(1, T0), session(2, T0 + MINUTE), session(3, T0 + 2 * MINUTE, { audienceId: null, finishTime: null })];
+        expect(await store.importSessions(testId, rows, admin)).toEqual({ inserted: 3, updated: 0, unchanged: 0 });
+        const before = await store.listSessions(testId, 0, 10);
+        expect(await store.importSessions(testId, rows, admin)).toEqual({ inserted: 0, updated: 0, unchanged: 3 });
+        expect(await store.listSessions(testId, 0, 10)).toEqual(before);
+
+        const changed = [
+          session(1, T0, { status: 'ABANDONED' }),
+          session(2, T0 + MINUTE, { audienceId: null }),
+          session(3, T0 + 2 * MINUTE, { audienceId: null, finishTime: null }),
+          session(4, T0 + 3 * MINUTE),
+        ];
+        expect(await store.importSessions(testId, changed, admin)).toEqual({ inserted: 1, updated: 2, unchanged: 1 });
+        expect((await store.getTest(testId))?.sessionCount).toBe(4);
+        expect((await store.findVisibleTest(testId, 'ada@example.com'))?.sessionCount).toBe(4);
+        expect((await store.listTests(uuid(1, 'ccccccc0')))[0]?.sessionCount).toBe(4);
+        expect(await store.listSessions(testId, 0, 10)).toEqual(changed.reverse().map((s) => ({ ...s, testId })));
+        expect((await store.listAudit()).filter((e) => e.action === 'sessions.import').map((e) => e.details)).toEqual([
+          { inserted: 3, updated: 0, unchanged: 0 },
+          { inserted: 0, updated: 0, unchanged: 3 },
+          { inserted: 1, updated: 2, unchanged: 1 },
+        ]);
+      });
+
+      it('applies a session listed twice in one batch in order: the last one wins', async () => {
+        const { testId } = await workspaceWithTest(1);
+        const result = await store.importSessions(testId, [session(1, T0), session(1, T0 + HOUR, { status: 'LATER' }), session(1, T0 + HOUR, { status: 'LATER' })], admin);
+        expect(result).toEqual({ inserted: 1, updated: 1, unchanged: 1 });
+        expect(await store.listSessions(testId, 0, 10)).toEqual([{ ...session(1, T0 + HOUR, { status: 'LATER' }), testId }]);
+        expect((await store.getTest(testId))?.sessionCount).toBe(1);
+      });
+
+      it('moves a session in the order when its startTime changes', async () => {
+        const { testId } = await workspaceWithTest(1);
+        await store.importSessions(testId, [session(1, T0), session(2, T0 + MINUTE)], admin);
+        await store.importSessions(testId, [session(1, T0 + HOUR)], admin);
+        expect((await store.listSessions(testId, 0, 10)).map((s) => s.sessionId)).toEqual([session(1, 0).sessionId, session(2, 0).sessionId]);
+      });
+
+      it('refuses a batch holding another test’s session, writing nothing of it', async () => {
+        const a = await workspaceWithTest(1);
+        const b = await workspaceWithTest(2);
+        await store.importSessions(a.testId, [session(1, T0)], admin);
+        const auditBefore = await store.listAudit();
+        const batch = [session(10, T0), session(1, T0 + HOUR, { status: 'STOLEN' }), session(11, T0)];
+        const error = await conflict(store.importSessions(b.testId, batch, admin));
+        expect(error.code).toBe('foreign_session');
+        expect(error.message).toContain(session(1, 0).sessionId);
+        expect(await store.listSessions(b.testId, 0, 10)).toEqual([]);
+        expect((await store.getTest(b.testId))?.sessionCount).toBe(0);
+        expect(await store.listSessions(a.testId, 0, 10)).toEqual([{ ...session(1, T0), testId: a.testId }]);
+        expect(await store.listAudit()).toEqual(auditBefore);
+      });
+
+      it('is all-or-nothing for large batches too', async () => {
+        const a = await workspaceWithTest(1);
+        const b = await workspaceWithTest(2);
+        await store.importSessions(a.testId, [session(1, T0)], admin);
+        const big = Array.from({ length: 2500 }, (_, i) => session(i + 100, T0 + i * 1000));
+        const error = await conflict(store.importSessions(b.testId, [...big, session(1, T0)], admin));
+        expect(error.code).toBe('foreign_session');
+        expect(await store.listSessions(b.testId, 0, 10)).toEqual([]);
+        expect(await store.importSessions(b.testId, big, admin)).toEqual({ inserted: 2500, updated: 0, unchanged: 0 });
+        expect((await store.getTest(b.testId))?.sessionCount).toBe(2500);
+        expect((await store.listSessions(b.testId, 0, 1))[0]?.sessionId).toBe(big[2499]?.sessionId);
+        expect(await store.importSessions(b.testId, big, admin)).toEqual({ inserted: 0, updated: 0, unchanged: 2500 });
+      });
+
+      it('refuses an unknown test; an empty batch changes nothing', async () => {
+        expect((await conflict(store.importSessions(uuid(99), [session(1, T0)], admin))).code).toBe('not_found');
+        const { testId } = await workspaceWithTest(1);
+        expect(await store.importSessions(testId, [], admin)).toEqual({ inserted: 0, updated: 0, unchanged: 0 });
+        expect(await store.listSessions(uuid(99), 0, 10)).toEqual([]);
+      });
+
+      it('lists newest first, ties by sessionId descending, in pages that never overlap', async () => {
+        const { testId } = await workspaceWithTest(1);
+        const other = await workspaceWithTest(2);
+        // Many ties on startTime, ids inserted out of order.
+        const rows = [7, 3, 12, 1, 9, 4, 11, 2, 8, 5, 10, 6].map((n) => session(n, T0 + (n % 3) * MINUTE));
+        await store.importSessions(testId, rows, admin);
+        await store.importSessions(other.testId, [session(50, T0 + HOUR)], admin);
+        const expected = [...rows]
+          .sort((x, y) => y.startTime - x.startTime || (x.sessionId < y.sessionId ? 1 : -1))
+          .map((s) => ({ ...s, testId }));
+        expect(await store.listSessions(testId, 0, 100)).toEqual(expected);
+        const pages = [];
+        for (let offset = 0; offset < rows.length; offset += 5) pages.push(await store.listSessions(testId, offset, 5));
+        expect(pages.map((p) => p.length)).toEqual([5, 5, 2]);
+        expect(pages.flat()).toEqual(expected);
+        expect(await store.listSessions(testId, 12, 5)).toEqual([]);
+        expect(await store.listSessions(testId, 3, 2)).toEqual(expected.slice(3, 5));
+      });
+    });
+
+    describe('signing keys and token revocation', () => {
+      const key = (kid: string, createdAt: number) => ({
+        kid,
+        alg: 'RS256' as const,
+        privateKeyPem: `-----BEGIN PRIVATE KEY-----\n${kid}\n-----END PRIVATE KEY-----\n`,
+        publicJwk: { kty: 'RSA', kid, n: 'AQAB-n', e: 'AQAB', use: 'sig', alg: 'RS256' },
+        createdAt,
+      });
+
+      it('adds keys, retiring the previous one, and lists newest first', async () => {
+        expect(await store.listSigningKeys()).toEqual([]);
+        await store.addSigningKey(key('k1', T0), admin);
+        expect(await store.listSigningKeys()).toEqual([{ ...key('k1', T0), retiredAt: null }]);
+        await store.addSigningKey(key('k2', T0 + HOUR), admin);
+        await store.addSigningKey(key('k0', T0 + 2 * HOUR), admin);
+        expect(await store.listSigningKeys()).toEqual([
+          { ...key('k0', T0 + 2 * HOUR), retiredAt: null },
+          { ...key('k2', T0 + HOUR), retiredAt: T0 + 2 * HOUR },
+          { ...key('k1', T0), retiredAt: T0 + HOUR },
+        ]);
+        expect((await store.listAudit()).map((e) => [e.action, e.subject])).toEqual([
+          ['key.add', 'k1'],
+          ['key.add', 'k2'],
+          ['key.add', 'k0'],
+        ]);
+      });
+
+      it('remembers a revoked token until it expires; revoking twice is harmless', async () => {
+        expect(await store.isAccessTokenRevoked('jti-1', T0)).toBe(false);
+        await store.revokeAccessToken('jti-1', T0 + HOUR, admin);
+        await store.revokeAccessToken('jti-1', T0 + HOUR, admin);
+        expect(await store.isAccessTokenRevoked('jti-1', T0)).toBe(true);
+        expect(await store.isAccessTokenRevoked('jti-1', T0 + HOUR - 1)).toBe(true);
+        expect(await store.isAccessTokenRevoked('jti-1', T0 + HOUR)).toBe(false);
+        expect(await store.isAccessTokenRevoked('jti-2', T0)).toBe(false);
+        expect(await store.listAudit()).toMatchObject([{ action: 'token.revoke', subject: 'jti-1', actor: admin.actor }]);
+      });
+    });
+
+    describe('audit', () => {
+      it('appendAudit records an event at the clock time; listAudit is oldest first', async () => {
+        await store.appendAudit({ actor: 'a', action: 'x.first', subject: 's1', details: { n: 1, nested: { ok: true } } });
+        clock.advance(MINUTE);
+        await store.appendAudit({ actor: 'b', action: 'x.second', subject: 's2', details: {} });
+        const events = await store.listAudit();
+        expect(events).toEqual([
+          { id: expect.any(Number), at: T0, actor: 'a', action: 'x.first', subject: 's1', details: { n: 1, nested: { ok: true } } },
+          { id: expect.any(Number), at: T0 + MINUTE, actor: 'b', action: 'x.second', subject: 's2', details: {} },
+        ]);
+        expect(events[1]!.id).toBeGreaterThan(events[0]!.id);
+        await store.appendAudit({ actor: 'c', action: 'x.third', subject: 's3', details: {} });
+        expect((await store.listAudit({ limit: 2 })).map((e) => e.action)).toEqual(['x.second', 'x.third']);
+      });
+
+      it('every mutation writes exactly one event, with no secret material', async () => {
+        const by = { actor: 'support:carol' };
+        const { workspaceId, testId } = { workspaceId: uuid(1), testId: uuid(2) };
+        await store.createUser('ada@example.com', by);
+        await store.setUserStatus('ada@example.com', 'disabled', by);
+        await store.createCredential({ clientId: '0oaA', email: 'ada@example.com', secretHash: 'SECRET-HASH-ONE' }, by);
+        await store.addCredentialSecret({ clientId: '0oaA', secretHash: 'SECRET-HASH-TWO', retireOthersAt: T0 + HOUR }, by);
+        await store.revokeCredential('0oaA', by);
+        await store.createWorkspace({ id: workspaceId, name: 'W' }, by);
+        await store.addMember(workspaceId, 'ada@example.com', by);
+        await store.removeMember(workspaceId, 'ada@example.com', by);
+        await store.createTest({ id: testId, workspaceId, title: 'T', productType: 'p' }, by);
+        await store.importSessions(testId, [session(1, T0)], by);
+        await store.addSigningKey({ kid: 'k1', alg: 'RS256', privateKeyPem: 'PRIVATE-PEM', publicJwk: { kty: 'RSA' }, createdAt: T0 }, by);
+        await store.revokeAccessToken('jti-1', T0 + HOUR, by);
+        // Reads and bookkeeping are not audited.
+        await store.recordClientUse('0oaA', T0);
+        await store.getOrSetSetting('k', 'v');
+
+        const events = await store.listAudit();
+        expect(events.map((e) => [e.action, e.subject])).toEqual([
+          ['user.create', 'ada@example.com'],
+          ['user.disable', 'ada@example.com'],
+          ['credential.issue', '0oaA'],
+          ['credential.rotate', '0oaA'],
+          ['credential.revoke', '0oaA'],
+          ['workspace.create', workspaceId],
+          ['member.add', workspaceId],
+          ['member.remove', workspaceId],
+          ['test.create', testId],
+          ['sessions.import', testId],
+          ['key.add', 'k1'],
+          ['token.revoke', 'jti-1'],
+        ]);
+        expect(events.every((e) => e.actor === by.actor && e.at === T0)).toBe(true);
+        const text = JSON.stringify(events);
+        expect(text).not.toMatch(/SECRET-HASH|PRIVATE-PEM/);
+        expect(events.find((e) => e.action === 'member.add')?.details).toMatchObject({ email: 'ada@example.com' });
+      });
+    });
+  });
+}

@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import type { Clock } from '../../src/clock.js';
+import { loadConfig } from '../../src/config.js';
+import { openRuntime, type Runtime } from '../../src/runtime.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  runtime: Runtime;
+  /** e.g. http://127.0.0.1:41234 */
+  url: string;
+  databaseUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real app on an ephemeral port over a fresh SQLite file (or the given
+ * DATABASE_URL). `env` overrides configuration the way the environment would.
+ */
+export async function startTestApp(options: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'results-api-test-'));
+  const databaseUrl = options.env?.DATABASE_URL ?? `sqlite:${join(dir, 'results.db')}`;
+  // PUBLIC_URL is fixed before the port is known; tests use `url` to connect.
+  const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1:8080', ...options.env, DATABASE_URL: databaseUrl });
+  const runtime = await openRuntime(config, options.clock ? { clock: options.clock } : {});
+  const app = await buildApp(runtime);
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    app,
+    runtime,
+    url: address,
+    databaseUrl,
+    close: async () => {
+      await app.close();
+      await runtime.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
