@@ -7,7 +7,7 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { FORM_BODY_LIMIT, registerFormBodyParser } from './http/form-body.js';
 import { loggerOptions } from './http/logging.js';
 import type { RateLimiter } from './http/rate-limiter.js';
-import { AccessTokenVerifier } from './oauth/access-tokens.js';
+import type { AccessTokenVerifier } from './oauth/access-tokens.js';
 import type { AuthorizationServers } from './oauth/authorization-servers.js';
 import type { SecretHasher } from './oauth/client-secrets.js';
 import { registerAuthorizationServers } from './oauth/routes.js';
@@ -24,6 +24,7 @@ export interface AppDeps {
   hasher: SecretHasher;
   servers: AuthorizationServers;
   rateLimiter: RateLimiter;
+  verifier: AccessTokenVerifier;
   /** Overrides the logger built from config (tests capture logs with it). */
   logger?: FastifyServerOptions['loggerInstance'];
 }
@@ -45,9 +46,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerAuthorizationServers(app, deps);
 
-  const verifier = new AccessTokenVerifier(deps.servers, deps.keys, deps.clock);
   await app.register(async (api) => {
-    registerApiGuard(api, { ...deps, verifier, rateLimit: deps.config.rateLimit });
+    registerApiGuard(api, { ...deps, rateLimit: deps.config.rateLimit });
     registerResultsRoutes(api, deps);
   });
 

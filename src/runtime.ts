@@ -2,6 +2,7 @@ import type { AppDeps } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { MemoryRateLimiter, type RateLimiter } from './http/rate-limiter.js';
+import { AccessTokenVerifier } from './oauth/access-tokens.js';
 import { resolveAuthorizationServers } from './oauth/authorization-servers.js';
 import { SecretHasher } from './oauth/client-secrets.js';
 import { KeyRing } from './oauth/signing-keys.js';
@@ -32,6 +33,7 @@ export async function openRuntime(config: Config, options: { clock?: Clock } = {
       hasher,
       servers,
       rateLimiter,
+      verifier: new AccessTokenVerifier(servers, keys, clock),
       close: async () => {
         await rateLimiter.close?.();
         await store.close();

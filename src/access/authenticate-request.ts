@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
 import { apiErrors } from '../errors.js';
 import type { AccessTokenVerifier } from '../oauth/access-tokens.js';
+import { inspectAccessToken } from '../oauth/inspect-access-token.js';
 import type { Principal, Store } from '../store/store.js';
 
 export const READ_SCOPE_SET = new Set(['public_api.read', 'studies:read']);
@@ -39,13 +40,9 @@ export async function authenticateRequest(
   request: FastifyRequest,
   deps: { verifier: AccessTokenVerifier; store: Store; clock: Clock },
 ): Promise<Caller> {
-  const token = readAccessToken(request);
-  const verified = await deps.verifier.verify(token);
-  if (!verified.ok) throw apiErrors.invalidToken(verified.reason);
-  const { claims } = verified;
-  if (await deps.store.isAccessTokenRevoked(claims.jti, deps.clock.now())) throw apiErrors.invalidToken('token revoked');
-  const principal = await deps.store.findPrincipal(claims.client_id);
-  if (!principal) throw apiErrors.invalidToken('credential revoked, user disabled or client unknown');
+  const inspection = await inspectAccessToken(readAccessToken(request), deps);
+  if (!inspection.active) throw apiErrors.invalidToken(inspection.reason);
+  const { claims, principal } = inspection;
   if (!claims.scp.some((s) => READ_SCOPE_SET.has(s))) throw apiErrors.insufficientScope();
   return { ...principal, jti: claims.jti, scopes: claims.scp };
 }

@@ -1,4 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
+import { oauthErrors } from '../errors.js';
 import type { ClientForAuth, Store } from '../store/store.js';
 import type { SecretHasher } from './client-secrets.js';
 
@@ -67,4 +69,26 @@ export async function authenticateClient(
   if (client.revoked) return { ok: false, reason: 'revoked', method };
   if (!client.userActive) return { ok: false, reason: 'user_disabled', method };
   return { ok: true, client, method };
+}
+
+/**
+ * The client-authentication step shared by the token, introspection and revocation
+ * endpoints: exactly one method, a known client, a matching secret, an active credential.
+ * Every failure becomes the one public invalid_client answer (RFC 6749 §5.2).
+ */
+export async function requireClient(
+  request: FastifyRequest<{ Body: { client_id?: string; client_secret?: string } }>,
+  deps: { store: Store; hasher: SecretHasher; clock: Clock },
+): Promise<ClientForAuth> {
+  const presented = readClientCredentials(request.headers.authorization, request.body);
+  const basic = presented.method === 'client_secret_basic';
+  if (!presented.ok) {
+    if (presented.error === 'ambiguous') {
+      throw oauthErrors.invalidRequest('Use one client authentication method: HTTP Basic or form keys, not both.');
+    }
+    throw oauthErrors.invalidClient(`client credentials ${presented.error}`, basic);
+  }
+  const auth = await authenticateClient(presented, deps);
+  if (!auth.ok) throw oauthErrors.invalidClient(auth.reason, basic);
+  return auth.client;
 }

@@ -1,6 +1,8 @@
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import type { RateLimiter } from '../http/rate-limiter.js';
 import type { Store } from '../store/store.js';
+import type { AccessTokenVerifier } from './access-tokens.js';
 import type { AuthorizationServers } from './authorization-servers.js';
 import type { SecretHasher } from './client-secrets.js';
 import type { KeyRing } from './signing-keys.js';
@@ -13,4 +15,6 @@ export interface OAuthDeps {
   keys: KeyRing;
   hasher: SecretHasher;
   servers: AuthorizationServers;
+  verifier: AccessTokenVerifier;
+  rateLimiter: RateLimiter;
 }

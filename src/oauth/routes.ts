@@ -1,12 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { OAuthDeps } from './oauth-deps.js';
 import { JwkSet } from './schemas.js';
+import { registerDiscovery } from './discovery.js';
+import { registerIntrospectionEndpoint } from './introspection-endpoint.js';
+import { registerRevocationEndpoint } from './revocation-endpoint.js';
 import { registerTokenEndpoint } from './token-endpoint.js';
 
 /** Every endpoint of every authorization server, registered explicitly. */
 export function registerAuthorizationServers(app: FastifyInstance, deps: OAuthDeps): void {
   for (const server of deps.servers.all) {
+    registerDiscovery(app, server, deps.config);
     registerTokenEndpoint(app, server, deps);
+    registerIntrospectionEndpoint(app, server, deps);
+    registerRevocationEndpoint(app, server, deps);
 
     app.get(
       `/oauth2/${server.id}/v1/keys`,

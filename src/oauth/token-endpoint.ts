@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { oauthErrors } from '../errors.js';
 import type { OAuthDeps } from './oauth-deps.js';
 import type { AuthorizationServer } from './authorization-servers.js';
 import { issueAccessToken } from './access-tokens.js';
-import { authenticateClient, readClientCredentials } from './client-authentication.js';
+import { readClientCredentials, requireClient } from './client-authentication.js';
 import { OAuthErrorBody, TokenRequestBody, TokenResponse } from './schemas.js';
 import { grantScopes } from './scopes.js';
 
@@ -16,46 +16,33 @@ export function registerTokenEndpoint(app: FastifyInstance, server: Authorizatio
     `/oauth2/${server.id}/v1/token`,
     {
       schema: {
-        summary: `Get an access token (${server.id === 'default' ? 'form A' : 'form B'})`,
+        summary: `Get an access token (${server.form === 'A' ? 'form A' : 'form B'})`,
         description:
           'Client-credentials grant. Authenticate with `client_id`/`client_secret` form keys or HTTP Basic, not both.',
         tags: ['Authorization server'],
+        operationId: server.form === 'A' ? 'getTokenDefaultServer' : 'getTokenCustomServer',
         consumes: ['application/x-www-form-urlencoded'],
         body: TokenRequestBody,
         response: { 200: TokenResponse, 400: OAuthErrorBody, 401: OAuthErrorBody, 429: OAuthErrorBody },
       },
     },
     async (request, reply) => {
-      const body = request.body;
-      // Step 1: which client authentication method, exactly one (RFC 6749 §2.3).
-      const presented = readClientCredentials(request.headers.authorization, body);
-      const basic = presented.method === 'client_secret_basic';
-      if (!presented.ok) {
-        if (presented.error === 'ambiguous') {
-          throw oauthErrors.invalidRequest('Use one client authentication method: HTTP Basic or form keys, not both.');
-        }
-        throw oauthErrors.invalidClient(`client credentials ${presented.error}`, basic);
-      }
+      await throttleTokenRequests(request, deps);
+      const client = await requireClient(request, deps);
 
-      // Step 2: authenticate the client.
-      const auth = await authenticateClient(presented, deps);
-      if (!auth.ok) throw oauthErrors.invalidClient(auth.reason, basic);
+      if (request.body.grant_type !== 'client_credentials') throw oauthErrors.unsupportedGrantType(request.body.grant_type);
+      const scopes = grantScopes(server, request.body.scope);
 
-      // Step 3: the grant and the scope.
-      if (body.grant_type !== 'client_credentials') throw oauthErrors.unsupportedGrantType(body.grant_type);
-      const scopes = grantScopes(server, body.scope);
-
-      // Step 4: issue the token.
-      const token = await issueAccessToken(server, auth.client.clientId, scopes, {
+      const token = await issueAccessToken(server, client.clientId, scopes, {
         keys: deps.keys,
         clock: deps.clock,
         ttlSeconds: deps.config.tokenTtlSeconds,
       });
       const now = deps.clock.now();
-      if (auth.client.lastUsedAt === null || now - auth.client.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
-        await deps.store.recordClientUse(auth.client.clientId, now);
+      if (client.lastUsedAt === null || now - client.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+        await deps.store.recordClientUse(client.clientId, now);
       }
-      request.log.info({ clientId: auth.client.clientId, server: server.id, jti: token.claims.jti }, 'token issued');
+      request.log.info({ clientId: client.clientId, server: server.id, jti: token.claims.jti }, 'token issued');
 
       // RFC 6749 §5.1: token responses must not be cached.
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
@@ -67,4 +54,22 @@ export function registerTokenEndpoint(app: FastifyInstance, server: Authorizatio
       };
     },
   );
+}
+
+/**
+ * Counts every token request, failed ones included, per source address and per presented
+ * client id, before any secret is checked: guessing secrets is throttled from either side.
+ */
+async function throttleTokenRequests(request: FastifyRequest<{ Body: TokenRequestBody }>, deps: OAuthDeps): Promise<void> {
+  const { rateLimit } = deps.config;
+  const byAddress = await deps.rateLimiter.hit(`token:ip:${request.ip}`, rateLimit.tokenPerAddressPerWindow, rateLimit.windowSeconds);
+  if (!byAddress.allowed) throw oauthErrors.tooManyRequests(byAddress.resetSeconds);
+  const presented = readClientCredentials(request.headers.authorization, request.body);
+  if (!presented.ok) return;
+  const byClient = await deps.rateLimiter.hit(
+    `token:client:${presented.clientId.slice(0, 128)}`,
+    rateLimit.tokenPerClientPerWindow,
+    rateLimit.windowSeconds,
+  );
+  if (!byClient.allowed) throw oauthErrors.tooManyRequests(byClient.resetSeconds);
 }

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { oauthErrors } from '../errors.js';
+import type { AuthorizationServer } from './authorization-servers.js';
+import { requireClient } from './client-authentication.js';
+import type { OAuthDeps } from './oauth-deps.js';
+import { OAuthErrorBody, TokenOperationBody } from './schemas.js';
+
+/**
+ * RFC 7009 token revocation. The token's jti is denied until the token would have expired
+ * anyway, so the denylist never outgrows the live tokens. An invalid or unknown token is
+ * answered 200 like a revoked one (§2.2); a valid token of another client is refused (§2.1).
+ */
+export function registerRevocationEndpoint(app: FastifyInstance, server: AuthorizationServer, deps: OAuthDeps): void {
+  app.post<{ Body: TokenOperationBody }>(
+    `/oauth2/${server.id}/v1/revoke`,
+    {
+      schema: {
+        summary: `Revoke an access token (${server.id} server)`,
+        tags: ['Authorization server'],
+        operationId: `revoke_${server.form}`,
+        consumes: ['application/x-www-form-urlencoded'],
+        body: TokenOperationBody,
+        response: { 200: Type.Null({ description: 'Revoked, or was not a valid token.' }), 400: OAuthErrorBody, 401: OAuthErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const client = await requireClient(request, deps);
+      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      const verified = await deps.verifier.verify(request.body.token);
+      if (verified.ok && verified.claims.iss === server.issuer) {
+        if (verified.claims.client_id !== client.clientId) {
+          throw oauthErrors.invalidRequest('The token was not issued to this client.');
+        }
+        await deps.store.revokeAccessToken(verified.claims.jti, verified.claims.exp * 1000, {
+          actor: `client:${client.clientId}`,
+        });
+        request.log.info({ clientId: client.clientId, jti: verified.claims.jti }, 'token revoked');
+      }
+      return reply.code(200).send();
+    },
+  );
+}
