@@ -1,0 +1,105 @@
+/**
+ * PostgreSQL schema, one entry per version; the same tables as sqlite/migrations.ts. Applied in
+ * order in one transaction under an advisory lock; never edit a released entry, add a new one.
+ *
+ * Times are BIGINT epoch milliseconds. Text keys use COLLATE "C" so ORDER BY matches SQLite's
+ * byte order whatever the database's default collation (e.g. en_US ignores '-' when sorting).
+ */
+export const postgresMigrations: readonly { version: number; sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE settings (key TEXT COLLATE "C" PRIMARY KEY, value TEXT NOT NULL);
+
+      CREATE TABLE users (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        email TEXT NOT NULL,
+        email_key TEXT COLLATE "C" NOT NULL UNIQUE,
+        status TEXT NOT NULL CHECK (status IN ('active', 'disabled')),
+        created_at BIGINT NOT NULL
+      );
+
+      CREATE TABLE credentials (
+        client_id TEXT COLLATE "C" PRIMARY KEY,
+        user_id TEXT COLLATE "C" NOT NULL REFERENCES users (id),
+        created_at BIGINT NOT NULL,
+        last_used_at BIGINT,
+        revoked_at BIGINT
+      );
+      CREATE INDEX credentials_by_user ON credentials (user_id);
+      -- Backstop for "one active credential per user" when two issues race.
+      CREATE UNIQUE INDEX credentials_one_active_per_user ON credentials (user_id) WHERE revoked_at IS NULL;
+
+      CREATE TABLE credential_secrets (
+        client_id TEXT COLLATE "C" NOT NULL REFERENCES credentials (client_id),
+        hash TEXT COLLATE "C" NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT,
+        PRIMARY KEY (client_id, hash)
+      );
+
+      CREATE TABLE workspaces (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        name TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+
+      CREATE TABLE memberships (
+        workspace_id TEXT COLLATE "C" NOT NULL REFERENCES workspaces (id),
+        email_key TEXT COLLATE "C" NOT NULL,
+        email TEXT NOT NULL,
+        added_at BIGINT NOT NULL,
+        PRIMARY KEY (workspace_id, email_key)
+      );
+      CREATE INDEX memberships_by_email ON memberships (email_key, workspace_id);
+
+      CREATE TABLE tests (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        workspace_id TEXT COLLATE "C" NOT NULL REFERENCES workspaces (id),
+        title TEXT NOT NULL,
+        product_type TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        session_count BIGINT NOT NULL DEFAULT 0
+      );
+      CREATE INDEX tests_by_workspace ON tests (workspace_id, created_at);
+
+      -- The primary key is the page order of a test (scanned backwards for DESC), so a page is
+      -- one index range read.
+      CREATE TABLE sessions (
+        test_id TEXT COLLATE "C" NOT NULL REFERENCES tests (id),
+        start_time BIGINT NOT NULL,
+        session_id TEXT COLLATE "C" NOT NULL,
+        audience_id TEXT,
+        status TEXT NOT NULL,
+        finish_time BIGINT,
+        PRIMARY KEY (test_id, start_time, session_id),
+        CONSTRAINT sessions_by_id UNIQUE (session_id)
+      );
+
+      CREATE TABLE signing_keys (
+        kid TEXT COLLATE "C" PRIMARY KEY,
+        alg TEXT NOT NULL,
+        private_key_pem TEXT NOT NULL,
+        public_jwk JSONB NOT NULL,
+        created_at BIGINT NOT NULL,
+        retired_at BIGINT
+      );
+      -- At most one key signs at a time.
+      CREATE UNIQUE INDEX signing_keys_one_active ON signing_keys ((retired_at IS NULL)) WHERE retired_at IS NULL;
+
+      CREATE TABLE revoked_tokens (
+        jti TEXT COLLATE "C" PRIMARY KEY,
+        expires_at BIGINT NOT NULL
+      );
+
+      CREATE TABLE audit_events (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        at BIGINT NOT NULL,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        details JSONB NOT NULL
+      );
+    `,
+  },
+];
