@@ -1,4 +1,6 @@
+import type { Redis } from 'ioredis';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { AccessReads } from './access/access-cache.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { registerApiGuard } from './access/api-guard.js';
@@ -14,6 +16,9 @@ import { registerAuthorizationServers } from './oauth/routes.js';
 import type { KeyRing } from './oauth/signing-keys.js';
 import { registerResultsRoutes } from './results/routes.js';
 import type { Store } from './store/store.js';
+import type { ApiProblem, OAuthError } from './errors.js';
+import { registerHealth } from './ops/health.js';
+import { Metrics, registerMetrics } from './ops/metrics.js';
 
 /** Everything the HTTP app needs, built once by the runtime (or by a test). */
 export interface AppDeps {
@@ -25,6 +30,11 @@ export interface AppDeps {
   servers: AuthorizationServers;
   rateLimiter: RateLimiter;
   verifier: AccessTokenVerifier;
+  reads: AccessReads;
+  /** Set when REDIS_URL is configured; checked by /readyz. */
+  redis?: Redis | undefined;
+  /** Per-process metrics; created here unless given. */
+  metrics?: Metrics;
   /** Overrides the logger built from config (tests capture logs with it). */
   logger?: FastifyServerOptions['loggerInstance'];
 }
@@ -41,8 +51,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   registerFormBodyParser(app);
-  registerErrorHandling(app);
+  const metrics = deps.metrics ?? new Metrics(() => deps.store.poolStats?.());
+  registerMetrics(app, metrics);
+  registerErrorHandling(app, { onRefused: (error) => countRefusal(metrics, error) });
   await registerOpenApi(app, deps);
+
+  registerHealth(app, {
+    database: () => deps.store.ping(),
+    ...(deps.redis ? { redis: async () => void (await deps.redis!.ping()) } : {}),
+  });
 
   registerAuthorizationServers(app, deps);
 
@@ -52,4 +69,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   return app;
+}
+
+/** Failed authentications and rate-limit refusals, by a short reason (never the token). */
+function countRefusal(metrics: Metrics, error: OAuthError | ApiProblem): void {
+  const reason = (error.options.internal ?? error.code).split(':')[0]!.slice(0, 48);
+  if (error.code === 'invalid_client') metrics.authFailures.inc({ kind: 'client', reason });
+  else if (error.code === 'invalid-token') metrics.authFailures.inc({ kind: 'token', reason });
+  else if (error.code === 'rate-limited') metrics.rateLimitRejections.inc({ limit: 'api' });
+  else if (error.code === 'slow_down') metrics.rateLimitRejections.inc({ limit: 'token' });
 }

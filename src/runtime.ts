@@ -1,30 +1,61 @@
+import { Redis } from 'ioredis';
+import { CachedAccessReads } from './access/access-cache.js';
 import type { AppDeps } from './app.js';
+import { LocalChangeFeed, type ChangeFeed } from './changes/change-feed.js';
+import { notifyingStore } from './changes/notifying-store.js';
+import { RedisChangeFeed } from './changes/redis-change-feed.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { MemoryRateLimiter, type RateLimiter } from './http/rate-limiter.js';
+import { RedisRateLimiter } from './http/redis-rate-limiter.js';
 import { AccessTokenVerifier } from './oauth/access-tokens.js';
 import { resolveAuthorizationServers } from './oauth/authorization-servers.js';
 import { SecretHasher } from './oauth/client-secrets.js';
 import { KeyRing } from './oauth/signing-keys.js';
 import { openStore } from './store/open-store.js';
 
-export type Runtime = Omit<AppDeps, 'logger'> & { close(): Promise<void> };
+export type Runtime = Omit<AppDeps, 'logger'> & {
+  feed: ChangeFeed;
+  /** Set when REDIS_URL is configured. */
+  redis: Redis | undefined;
+  close(): Promise<void>;
+};
 
 /**
  * Opens the database named by the config, migrates it, and loads what the service keeps
- * there (signing keys, the secret-hash key, the custom server's id). The server and every
- * CLI command start from here, so they always agree.
+ * there (signing keys, the secret-hash key, the custom server's id); connects Redis when
+ * configured. The server and every CLI command start from here, so they always agree, and
+ * every change either makes is announced to every process.
  */
 export async function openRuntime(config: Config, options: { clock?: Clock } = {}): Promise<Runtime> {
   const clock = options.clock ?? systemClock;
-  const store = await openStore(config.databaseUrl, clock);
+  const rawStore = await openStore(config.databaseUrl, clock);
+  const closers: (() => Promise<void>)[] = [() => rawStore.close()];
+  const close = async () => {
+    for (const closeOne of closers.reverse()) await closeOne().catch(() => {});
+  };
   try {
-    await store.migrate();
+    await rawStore.migrate();
+    let feed: ChangeFeed = new LocalChangeFeed();
+    let redis: Redis | undefined;
+    let rateLimiter: RateLimiter = new MemoryRateLimiter(clock);
+    if (config.redisUrl) {
+      feed = await RedisChangeFeed.connect(config.redisUrl);
+      closers.push(() => feed.close());
+      const client = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
+      await client.connect();
+      closers.push(async () => client.disconnect());
+      redis = client;
+      rateLimiter = new RedisRateLimiter(client, clock);
+    }
+    const store = notifyingStore(rawStore, feed);
     const servers = await resolveAuthorizationServers(config, store);
     const hasher = await SecretHasher.load(store);
     const keys = new KeyRing(store, clock, config.tokenTtlSeconds * 1000);
     await keys.init();
-    const rateLimiter: RateLimiter = new MemoryRateLimiter(clock);
+    feed.subscribe((change) => {
+      if (change.topic === 'keys') void keys.reload().catch(() => {});
+    });
     return {
       config,
       store,
@@ -33,14 +64,14 @@ export async function openRuntime(config: Config, options: { clock?: Clock } = {
       hasher,
       servers,
       rateLimiter,
+      feed,
+      redis,
       verifier: new AccessTokenVerifier(servers, keys, clock),
-      close: async () => {
-        await rateLimiter.close?.();
-        await store.close();
-      },
+      reads: new CachedAccessReads(store, feed, clock),
+      close,
     };
   } catch (err) {
-    await store.close();
+    await close();
     throw err;
   }
 }

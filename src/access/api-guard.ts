@@ -4,7 +4,7 @@ import type { RateLimitConfig } from '../config.js';
 import { apiErrors } from '../errors.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
 import type { AccessTokenVerifier } from '../oauth/access-tokens.js';
-import type { Store } from '../store/store.js';
+import type { AccessReads } from './access-cache.js';
 import { authenticateRequest, type Caller } from './authenticate-request.js';
 
 declare module 'fastify' {
@@ -16,7 +16,7 @@ declare module 'fastify' {
 
 export interface ApiGuardDeps {
   verifier: AccessTokenVerifier;
-  store: Store;
+  reads: AccessReads;
   clock: Clock;
   rateLimiter: RateLimiter;
   rateLimit: RateLimitConfig;

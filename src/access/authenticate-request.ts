@@ -3,7 +3,8 @@ import type { Clock } from '../clock.js';
 import { apiErrors } from '../errors.js';
 import type { AccessTokenVerifier } from '../oauth/access-tokens.js';
 import { inspectAccessToken } from '../oauth/inspect-access-token.js';
-import type { Principal, Store } from '../store/store.js';
+import type { Principal } from '../store/store.js';
+import type { AccessReads } from './access-cache.js';
 
 export const READ_SCOPE_SET = new Set(['public_api.read', 'studies:read']);
 
@@ -38,7 +39,7 @@ export function readAccessToken(request: FastifyRequest): string {
  */
 export async function authenticateRequest(
   request: FastifyRequest,
-  deps: { verifier: AccessTokenVerifier; store: Store; clock: Clock },
+  deps: { verifier: AccessTokenVerifier; reads: AccessReads; clock: Clock },
 ): Promise<Caller> {
   const inspection = await inspectAccessToken(readAccessToken(request), deps);
   if (!inspection.active) throw apiErrors.invalidToken(inspection.reason);

@@ -41,9 +41,13 @@ export function sendProblem(reply: FastifyReply, err: ApiProblem): FastifyReply 
  * rendered as they are, Fastify's request errors become 4xx in the path's family, and
  * anything else is a fault: logged in full, answered with a generic 500.
  */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(
+  app: FastifyInstance,
+  hooks: { onRefused?: (error: OAuthError | ApiProblem) => void } = {},
+): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const oauth = isOAuthPath(request.url);
+    if (error instanceof OAuthError || error instanceof ApiProblem) hooks.onRefused?.(error);
     if (error instanceof OAuthError) {
       if (error.options.internal) request.log.info({ reason: error.options.internal }, error.code);
       return sendOAuthError(reply, error);

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
-import type { Principal, Store } from '../store/store.js';
+import type { AccessReads } from '../access/access-cache.js';
+import type { Principal } from '../store/store.js';
 import type { AccessTokenClaims, AccessTokenVerifier } from './access-tokens.js';
 
 export type TokenInspection =
@@ -13,13 +14,13 @@ export type TokenInspection =
  */
 export async function inspectAccessToken(
   token: string,
-  deps: { verifier: AccessTokenVerifier; store: Store; clock: Clock },
+  deps: { verifier: AccessTokenVerifier; reads: AccessReads; clock: Clock },
 ): Promise<TokenInspection> {
   const verified = await deps.verifier.verify(token);
   if (!verified.ok) return { active: false, reason: verified.reason };
   const { claims } = verified;
-  if (await deps.store.isAccessTokenRevoked(claims.jti, deps.clock.now())) return { active: false, reason: 'token revoked' };
-  const principal = await deps.store.findPrincipal(claims.client_id);
+  if (await deps.reads.isAccessTokenRevoked(claims.jti, deps.clock.now())) return { active: false, reason: 'token revoked' };
+  const principal = await deps.reads.findPrincipal(claims.client_id);
   if (!principal) return { active: false, reason: 'credential revoked, user disabled or client unknown' };
   return { active: true, claims, principal };
 }

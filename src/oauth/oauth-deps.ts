@@ -1,3 +1,4 @@
+import type { AccessReads } from '../access/access-cache.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
@@ -17,4 +18,5 @@ export interface OAuthDeps {
   servers: AuthorizationServers;
   verifier: AccessTokenVerifier;
   rateLimiter: RateLimiter;
+  reads: AccessReads;
 }

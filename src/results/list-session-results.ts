@@ -1,4 +1,5 @@
 import { apiErrors } from '../errors.js';
+import type { AccessReads } from '../access/access-cache.js';
 import type { Session, Store } from '../store/store.js';
 import type { Caller } from '../access/authenticate-request.js';
 import type { Paging } from './paging.js';
@@ -20,15 +21,15 @@ const toResult = (s: Session) => ({
  * not leak. The total comes from the count stored with the test, not a COUNT(*).
  */
 export async function listSessionResults(
-  store: Store,
+  deps: { store: Store; reads: AccessReads },
   caller: Caller,
   testId: string,
   paging: Paging,
 ): Promise<SessionResultsPage> {
-  const test = await store.findVisibleTest(testId, caller.email);
+  const test = await deps.reads.findVisibleTest(testId, caller.email);
   if (!test) throw apiErrors.testNotFound(`test ${testId} missing or outside the workspaces of ${caller.clientId}`);
   const totalCount = test.sessionCount;
-  const sessions = paging.offset < totalCount ? await store.listSessions(test.id, paging.offset, paging.limit) : [];
+  const sessions = paging.offset < totalCount ? await deps.store.listSessions(test.id, paging.offset, paging.limit) : [];
   const pagination =
     paging.form === 'offset'
       ? { limit: paging.limit, offset: paging.offset, totalCount }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { apiErrors } from '../errors.js';
 import { strictQuery } from '../http/strict-query.js';
+import type { AccessReads } from '../access/access-cache.js';
 import type { Store } from '../store/store.js';
 import { listSessionResults } from './list-session-results.js';
 import { resolvePaging, type Paging } from './paging.js';
@@ -29,7 +30,7 @@ const security: Record<string, string[]>[] = [{ bearerAuth: [] }, { tokenHeader:
  * The Results API. Each operation is served on its `/api` path and on the earlier path
  * without the prefix; both forms of authentication work on every path.
  */
-export function registerResultsRoutes(scope: FastifyInstance, deps: { store: Store }): void {
+export function registerResultsRoutes(scope: FastifyInstance, deps: { store: Store; reads: AccessReads }): void {
   const sessionPaths: [string, Paging['form']][] = [
     ['/api/v2/sessionResults', 'page'],
     ['/v2/sessionResults', 'offset'],
@@ -54,7 +55,7 @@ export function registerResultsRoutes(scope: FastifyInstance, deps: { store: Sto
       },
       async (request) => {
         const paging = resolvePaging(request.query, defaultForm);
-        return listSessionResults(deps.store, request.caller, request.query.testId.toLowerCase(), paging);
+        return listSessionResults(deps, request.caller, request.query.testId.toLowerCase(), paging);
       },
     );
   }

@@ -132,6 +132,13 @@ export interface Store {
   close(): Promise<void>;
   /** Cheap liveness check of the database. */
   ping(): Promise<void>;
+  /**
+   * SQLite only: a number that changes when another connection (a CLI command, another
+   * worker) commits. Cheap enough to call on every request; caches compare it.
+   */
+  externalChangeVersion?(): number;
+  /** PostgreSQL only: the connection pool's state, for metrics. */
+  poolStats?(): { total: number; idle: number; waiting: number };
 
   /** Returns the stored value, or stores `value` if none exists and returns it. */
   getOrSetSetting(key: string, value: string): Promise<string>;

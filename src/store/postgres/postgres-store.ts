@@ -168,6 +168,10 @@ export class PostgresStore implements Store {
     this.pool.on('error', () => undefined);
   }
 
+  poolStats(): { total: number; idle: number; waiting: number } {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
+  }
+
   /** Runs `fn` in a transaction on one connection: COMMIT on success, ROLLBACK on any error. */
   private async tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();

@@ -140,6 +140,10 @@ export class SqliteStore implements Store {
     this.db.prepare('SELECT 1').get();
   }
 
+  externalChangeVersion(): number {
+    return this.stmt('PRAGMA data_version').pluck().get() as number;
+  }
+
   async getOrSetSetting(key: string, value: string): Promise<string> {
     return this.write(() => {
       this.run('INSERT INTO settings (key, value) VALUES (@key, @value) ON CONFLICT (key) DO NOTHING', { key, value });

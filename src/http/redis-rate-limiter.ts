@@ -1,0 +1,33 @@
+import type { Redis } from 'ioredis';
+import type { Clock } from '../clock.js';
+import type { RateLimitDecision, RateLimiter } from './rate-limiter.js';
+
+/**
+ * Fixed-window counters in Redis, so every process shares one budget per key. One round
+ * trip per hit: INCR and PEXPIREAT in a single MULTI.
+ */
+export class RedisRateLimiter implements RateLimiter {
+  constructor(
+    private readonly redis: Redis,
+    private readonly clock: Clock,
+    private readonly prefix = 'results-api:rl:',
+  ) {}
+
+  async hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
+    const now = this.clock.now();
+    const windowMs = windowSeconds * 1000;
+    const windowStart = now - (now % windowMs);
+    const windowEnd = windowStart + windowMs;
+    const redisKey = `${this.prefix}${key}:${windowStart}`;
+    const results = await this.redis.multi().incr(redisKey).pexpireat(redisKey, windowEnd + 1000).exec();
+    const [incrError, count] = results?.[0] ?? [new Error('no reply'), 0];
+    if (incrError) throw incrError;
+    const n = Number(count);
+    return {
+      allowed: n <= limit,
+      limit,
+      remaining: Math.max(0, limit - n),
+      resetSeconds: Math.max(1, Math.ceil((windowEnd - now) / 1000)),
+    };
+  }
+}

@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+/** The service's Prometheus metrics; one instance per process. */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly requestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP requests by route template and status, with latency.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+  readonly tokensIssued = new Counter({
+    name: 'oauth_tokens_issued_total',
+    help: 'Access tokens issued, by authorization server.',
+    labelNames: ['server'] as const,
+    registers: [this.registry],
+  });
+  readonly authFailures = new Counter({
+    name: 'auth_failures_total',
+    help: 'Failed client authentications and rejected access tokens, by reason.',
+    labelNames: ['kind', 'reason'] as const,
+    registers: [this.registry],
+  });
+  readonly rateLimitRejections = new Counter({
+    name: 'rate_limit_rejections_total',
+    help: 'Requests refused with 429, by limit.',
+    labelNames: ['limit'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(poolStats?: () => PoolStats | undefined) {
+    collectDefaultMetrics({ register: this.registry });
+    if (poolStats) {
+      new Gauge({
+        name: 'db_pool_connections',
+        help: 'Database pool connections by state.',
+        labelNames: ['state'] as const,
+        registers: [this.registry],
+        collect() {
+          const stats = poolStats();
+          if (!stats) return;
+          this.set({ state: 'total' }, stats.total);
+          this.set({ state: 'idle' }, stats.idle);
+          this.set({ state: 'waiting' }, stats.waiting);
+        },
+      });
+    }
+  }
+}
+
+/** Times every request and serves the registry at /metrics. */
+export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.requestDuration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store').type(metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+}
