@@ -15,6 +15,7 @@ import type { SecretHasher } from './oauth/client-secrets.js';
 import { registerAuthorizationServers } from './oauth/routes.js';
 import type { KeyRing } from './oauth/signing-keys.js';
 import { registerResultsRoutes } from './results/routes.js';
+import type { SessionPageReader } from './results/session-pages.js';
 import type { Store } from './store/store.js';
 import type { ApiProblem, OAuthError } from './errors.js';
 import { registerHealth } from './ops/health.js';
@@ -31,6 +32,7 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   verifier: AccessTokenVerifier;
   reads: AccessReads;
+  pages: SessionPageReader;
   /** Set when REDIS_URL is configured; checked by /readyz. */
   redis?: Redis | undefined;
   /** Per-process metrics; created here unless given. */

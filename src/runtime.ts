@@ -1,5 +1,7 @@
 import { Redis } from 'ioredis';
 import { CachedAccessReads } from './access/access-cache.js';
+import { ChangeWatcher } from './changes/fresh-cache.js';
+import { SessionPageReader } from './results/session-pages.js';
 import type { AppDeps } from './app.js';
 import { LocalChangeFeed, type ChangeFeed } from './changes/change-feed.js';
 import { notifyingStore } from './changes/notifying-store.js';
@@ -56,6 +58,7 @@ export async function openRuntime(config: Config, options: { clock?: Clock } = {
     feed.subscribe((change) => {
       if (change.topic === 'keys') void keys.reload().catch(() => {});
     });
+    const watcher = new ChangeWatcher(store, feed);
     return {
       config,
       store,
@@ -67,7 +70,8 @@ export async function openRuntime(config: Config, options: { clock?: Clock } = {
       feed,
       redis,
       verifier: new AccessTokenVerifier(servers, keys, clock),
-      reads: new CachedAccessReads(store, feed, clock),
+      reads: new CachedAccessReads(store, watcher, clock),
+      pages: new SessionPageReader(store, watcher, clock),
       close,
     };
   } catch (err) {

@@ -1,6 +1,7 @@
 import { apiErrors } from '../errors.js';
 import type { AccessReads } from '../access/access-cache.js';
-import type { Session, Store } from '../store/store.js';
+import type { Session } from '../store/store.js';
+import type { SessionPageReader } from './session-pages.js';
 import type { Caller } from '../access/authenticate-request.js';
 import type { Paging } from './paging.js';
 import type { SessionResultsPage } from './schemas.js';
@@ -21,7 +22,7 @@ const toResult = (s: Session) => ({
  * not leak. The total comes from the count stored with the test, not a COUNT(*).
  */
 export async function listSessionResults(
-  deps: { store: Store; reads: AccessReads },
+  deps: { reads: AccessReads; pages: SessionPageReader },
   caller: Caller,
   testId: string,
   paging: Paging,
@@ -29,7 +30,7 @@ export async function listSessionResults(
   const test = await deps.reads.findVisibleTest(testId, caller.email);
   if (!test) throw apiErrors.testNotFound(`test ${testId} missing or outside the workspaces of ${caller.clientId}`);
   const totalCount = test.sessionCount;
-  const sessions = paging.offset < totalCount ? await deps.store.listSessions(test.id, paging.offset, paging.limit) : [];
+  const sessions = paging.offset < totalCount ? await deps.pages.read(test.id, paging.offset, paging.limit) : [];
   const pagination =
     paging.form === 'offset'
       ? { limit: paging.limit, offset: paging.offset, totalCount }

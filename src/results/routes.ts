@@ -5,6 +5,7 @@ import { strictQuery } from '../http/strict-query.js';
 import type { AccessReads } from '../access/access-cache.js';
 import type { Store } from '../store/store.js';
 import { listSessionResults } from './list-session-results.js';
+import type { SessionPageReader } from './session-pages.js';
 import { resolvePaging, type Paging } from './paging.js';
 import {
   Problem,
@@ -30,7 +31,7 @@ const security: Record<string, string[]>[] = [{ bearerAuth: [] }, { tokenHeader:
  * The Results API. Each operation is served on its `/api` path and on the earlier path
  * without the prefix; both forms of authentication work on every path.
  */
-export function registerResultsRoutes(scope: FastifyInstance, deps: { store: Store; reads: AccessReads }): void {
+export function registerResultsRoutes(scope: FastifyInstance, deps: { store: Store; reads: AccessReads; pages: SessionPageReader }): void {
   const sessionPaths: [string, Paging['form']][] = [
     ['/api/v2/sessionResults', 'page'],
     ['/v2/sessionResults', 'offset'],

@@ -443,6 +443,22 @@ export function describeStoreContract(name: string, makeStore: (clock: ManualClo
         expect(await store.listSessions(testId, 12, 5)).toEqual([]);
         expect(await store.listSessions(testId, 3, 2)).toEqual(expected.slice(3, 5));
       });
+
+      it('seeks past a key, and lists the keys of every Nth session as anchors', async () => {
+        const { testId } = await workspaceWithTest(1);
+        const rows = [7, 3, 12, 1, 9, 4, 11, 2, 8, 5, 10, 6].map((n) => session(n, T0 + (n % 3) * MINUTE));
+        await store.importSessions(testId, rows, admin);
+        const all = await store.listSessions(testId, 0, 100);
+        const keyOf = (s: { startTime: number; sessionId: string }) => ({ startTime: s.startTime, sessionId: s.sessionId });
+        // Positions 3, 7, 11 (every 4th, 0-based every-1), limited to the first 10 sessions.
+        expect(await store.listSessionKeys(testId, 4, 10)).toEqual([keyOf(all[3]!), keyOf(all[7]!)]);
+        expect(await store.listSessionKeys(testId, 4, 100)).toEqual([keyOf(all[3]!), keyOf(all[7]!), keyOf(all[11]!)]);
+        // A tie on startTime is broken by sessionId, so seeking past any key is exact.
+        for (let i = 0; i < all.length; i++) {
+          expect(await store.listSessions(testId, 0, 100, keyOf(all[i]!))).toEqual(all.slice(i + 1));
+          expect(await store.listSessions(testId, 1, 2, keyOf(all[i]!))).toEqual(all.slice(i + 2, i + 4));
+        }
+      });
     });
 
     describe('signing keys and token revocation', () => {

@@ -82,6 +82,12 @@ export interface Session {
 
 export type SessionInput = Omit<Session, 'testId'>;
 
+/** A session's place in page order. */
+export interface SessionKey {
+  startTime: number;
+  sessionId: string;
+}
+
 export interface ImportResult {
   inserted: number;
   updated: number;
@@ -184,8 +190,16 @@ export interface Store {
 
   /** Upserts by sessionId in one transaction: all rows or none. */
   importSessions(testId: string, sessions: SessionInput[], by: Actor): Promise<ImportResult>;
-  /** Newest first by startTime, ties by sessionId descending. */
-  listSessions(testId: string, offset: number, limit: number): Promise<Session[]>;
+  /**
+   * Newest first by startTime, ties by sessionId descending. With `after`, the listing starts
+   * just past that key and `offset` counts from there (a seek instead of skipping rows).
+   */
+  listSessions(testId: string, offset: number, limit: number, after?: SessionKey): Promise<Session[]>;
+  /**
+   * Keys of the sessions at 0-based positions every−1, 2·every−1, … below `upTo`, in page
+   * order: anchors from which any offset up to `upTo` is a short seek.
+   */
+  listSessionKeys(testId: string, every: number, upTo: number): Promise<SessionKey[]>;
 
   listSigningKeys(): Promise<SigningKey[]>;
   /** Adds `key` as the signing key and retires the previous one, in one transaction. */

@@ -14,6 +14,7 @@ import {
   type Principal,
   type Session,
   type SessionInput,
+  type SessionKey,
   type SigningKey,
   type Store,
   type Test,
@@ -106,6 +107,19 @@ const SQL = {
     name: 'list_sessions',
     text: `SELECT session_id, audience_id, status, start_time, finish_time FROM sessions
             WHERE test_id = $1 ORDER BY start_time DESC, session_id DESC LIMIT $2 OFFSET $3`,
+  },
+  listSessionsAfter: {
+    name: 'list_sessions_after',
+    text: `SELECT session_id, audience_id, status, start_time, finish_time FROM sessions
+            WHERE test_id = $1 AND (start_time, session_id) < ($4, $5)
+            ORDER BY start_time DESC, session_id DESC LIMIT $2 OFFSET $3`,
+  },
+  listSessionKeys: {
+    name: 'list_session_keys',
+    text: `SELECT start_time, session_id FROM (
+             SELECT start_time, session_id, ROW_NUMBER() OVER (ORDER BY start_time DESC, session_id DESC) AS n
+               FROM sessions WHERE test_id = $1 ORDER BY start_time DESC, session_id DESC LIMIT $3) AS page_order
+            WHERE n % $2 = 0 ORDER BY n`,
   },
   isAccessTokenRevoked: {
     name: 'is_access_token_revoked',
@@ -550,8 +564,12 @@ export class PostgresStore implements Store {
     });
   }
 
-  async listSessions(testId: string, offset: number, limit: number): Promise<Session[]> {
-    const { rows } = await this.pool.query<Row>({ ...SQL.listSessions, values: [testId, limit, offset] });
+  async listSessions(testId: string, offset: number, limit: number, after?: SessionKey): Promise<Session[]> {
+    const { rows } = await this.pool.query<Row>(
+      after
+        ? { ...SQL.listSessionsAfter, values: [testId, limit, offset, after.startTime, after.sessionId] }
+        : { ...SQL.listSessions, values: [testId, limit, offset] },
+    );
     return rows.map((r) => ({
       sessionId: r.session_id as string,
       testId,
@@ -560,6 +578,11 @@ export class PostgresStore implements Store {
       startTime: r.start_time as number,
       finishTime: r.finish_time as number | null,
     }));
+  }
+
+  async listSessionKeys(testId: string, every: number, upTo: number): Promise<SessionKey[]> {
+    const { rows } = await this.pool.query<Row>({ ...SQL.listSessionKeys, values: [testId, every, upTo] });
+    return rows.map((r) => ({ startTime: r.start_time as number, sessionId: r.session_id as string }));
   }
 
   // --- signing keys, revocations, audit -----------------------------------------------------

@@ -16,6 +16,7 @@ import {
   type Principal,
   type Session,
   type SessionInput,
+  type SessionKey,
   type SigningKey,
   type Store,
   type Test,
@@ -488,12 +489,20 @@ export class SqliteStore implements Store {
     });
   }
 
-  async listSessions(testId: string, offset: number, limit: number): Promise<Session[]> {
-    return this.all(
-      `SELECT session_id, audience_id, status, start_time, finish_time FROM sessions
-        WHERE test_id = @testId ORDER BY start_time DESC, session_id DESC LIMIT @limit OFFSET @offset`,
-      { testId, limit, offset },
-    ).map((r) => ({
+  async listSessions(testId: string, offset: number, limit: number, after?: SessionKey): Promise<Session[]> {
+    const rows = after
+      ? this.all(
+          `SELECT session_id, audience_id, status, start_time, finish_time FROM sessions
+            WHERE test_id = @testId AND (start_time, session_id) < (@startTime, @sessionId)
+            ORDER BY start_time DESC, session_id DESC LIMIT @limit OFFSET @offset`,
+          { testId, limit, offset, startTime: after.startTime, sessionId: after.sessionId },
+        )
+      : this.all(
+          `SELECT session_id, audience_id, status, start_time, finish_time FROM sessions
+            WHERE test_id = @testId ORDER BY start_time DESC, session_id DESC LIMIT @limit OFFSET @offset`,
+          { testId, limit, offset },
+        );
+    return rows.map((r) => ({
       sessionId: r.session_id as string,
       testId,
       audienceId: (r.audience_id as string | null) ?? null,
@@ -501,6 +510,16 @@ export class SqliteStore implements Store {
       startTime: r.start_time as number,
       finishTime: (r.finish_time as number | null) ?? null,
     }));
+  }
+
+  async listSessionKeys(testId: string, every: number, upTo: number): Promise<SessionKey[]> {
+    return this.all(
+      `SELECT start_time, session_id FROM (
+         SELECT start_time, session_id, ROW_NUMBER() OVER (ORDER BY start_time DESC, session_id DESC) AS n
+           FROM sessions WHERE test_id = @testId ORDER BY start_time DESC, session_id DESC LIMIT @upTo)
+        WHERE n % @every = 0 ORDER BY n`,
+      { testId, every, upTo },
+    ).map((r) => ({ startTime: r.start_time as number, sessionId: r.session_id as string }));
   }
 
   // --- signing keys, revocations, audit -----------------------------------------------------

@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalChangeFeed } from '../changes/change-feed.js';
+import { ChangeWatcher } from '../changes/fresh-cache.js';
+import { notifyingStore } from '../changes/notifying-store.js';
+import { ManualClock } from '../clock.js';
+import { SqliteStore } from '../store/sqlite/sqlite-store.js';
+import type { SessionInput, Store } from '../store/store.js';
+import { SessionPageReader } from './session-pages.js';
+
+const by = { actor: 'test' };
+const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+const sessionId = (n: number) => `${hex(n, 8)}-0000-4000-8000-000000000000`;
+const TEST_ID = '11111111-1111-4111-8111-111111111111';
+
+describe('SessionPageReader: deep pages by seeking from anchors', () => {
+  const clock = new ManualClock();
+  const feed = new LocalChangeFeed();
+  let raw: SqliteStore;
+  let store: Store;
+  let reader: SessionPageReader;
+
+  // 1,234 sessions with many equal start times, so ties decide the order often.
+  const rows: SessionInput[] = Array.from({ length: 1234 }, (_, i) => ({
+    sessionId: sessionId(i),
+    audienceId: null,
+    status: 'COMPLETE',
+    startTime: Date.UTC(2024, 0, 1) + (i % 97) * 1000,
+    finishTime: null,
+  }));
+
+  beforeAll(async () => {
+    raw = new SqliteStore(':memory:', clock);
+    await raw.migrate();
+    store = notifyingStore(raw, feed);
+    reader = new SessionPageReader(store, new ChangeWatcher(store, feed), clock);
+    await store.createWorkspace({ id: '22222222-2222-4222-8222-222222222222', name: 'W' }, by);
+    await store.createTest({ id: TEST_ID, workspaceId: '22222222-2222-4222-8222-222222222222', title: 'T', productType: 'survey' }, by);
+    await store.importSessions(TEST_ID, rows, by);
+  });
+  afterAll(() => raw.close());
+
+  it('returns exactly what skipping rows returns, at every kind of offset', async () => {
+    for (const offset of [0, 1, 99, 100, 101, 150, 199, 200, 777, 999, 1000, 1001, 1200, 1209, 1210, 1233, 1234, 1300]) {
+      for (const limit of [1, 25, 500]) {
+        expect(await reader.read(TEST_ID, offset, limit)).toEqual(await store.listSessions(TEST_ID, offset, limit));
+      }
+    }
+  });
+
+  it('sees sessions imported after its anchors were built', async () => {
+    await reader.read(TEST_ID, 500, 25);
+    const newest = { ...rows[0]!, sessionId: sessionId(99_999), startTime: Date.UTC(2030, 0, 1) };
+    await store.importSessions(TEST_ID, [newest], by);
+    // Stale anchors would start this page one session late.
+    expect(await reader.read(TEST_ID, 500, 25)).toEqual(await store.listSessions(TEST_ID, 500, 25));
+  });
+});
