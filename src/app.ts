@@ -63,7 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.redis ? { redis: async () => void (await deps.redis!.ping()) } : {}),
   });
 
-  registerAuthorizationServers(app, deps);
+  registerAuthorizationServers(app, { ...deps, metrics });
 
   await app.register(async (api) => {
     registerApiGuard(api, { ...deps, rateLimit: deps.config.rateLimit });

@@ -2,6 +2,7 @@ import type { AccessReads } from '../access/access-cache.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
+import type { Metrics } from '../ops/metrics.js';
 import type { Store } from '../store/store.js';
 import type { AccessTokenVerifier } from './access-tokens.js';
 import type { AuthorizationServers } from './authorization-servers.js';
@@ -19,4 +20,5 @@ export interface OAuthDeps {
   verifier: AccessTokenVerifier;
   rateLimiter: RateLimiter;
   reads: AccessReads;
+  metrics: Metrics;
 }

@@ -42,6 +42,7 @@ export function registerTokenEndpoint(app: FastifyInstance, server: Authorizatio
       if (client.lastUsedAt === null || now - client.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
         await deps.store.recordClientUse(client.clientId, now);
       }
+      deps.metrics.tokensIssued.inc({ server: server.form === 'A' ? 'default' : 'custom' });
       request.log.info({ clientId: client.clientId, server: server.id, jti: token.claims.jti }, 'token issued');
 
       // RFC 6749 §5.1: token responses must not be cached.

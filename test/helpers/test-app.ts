@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type AppDeps } from '../../src/app.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
@@ -20,13 +20,15 @@ export interface TestApp {
  * Starts the real app on an ephemeral port over a fresh SQLite file (or the given
  * DATABASE_URL). `env` overrides configuration the way the environment would.
  */
-export async function startTestApp(options: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: { env?: Record<string, string>; clock?: Clock; logger?: AppDeps['logger'] } = {},
+): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'results-api-test-'));
   const databaseUrl = options.env?.DATABASE_URL ?? `sqlite:${join(dir, 'results.db')}`;
   // PUBLIC_URL is fixed before the port is known; tests use `url` to connect.
   const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1:8080', ...options.env, DATABASE_URL: databaseUrl });
   const runtime = await openRuntime(config, options.clock ? { clock: options.clock } : {});
-  const app = await buildApp(runtime);
+  const app = await buildApp({ ...runtime, logger: options.logger });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     app,

@@ -1,0 +1,106 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loggerOptions } from '../../src/http/logging.js';
+import { seed, type Seeded } from '../helpers/seed.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { authHeaders, basicAuthorization, mintToken, tokenUrl } from '../helpers/tokens.js';
+
+describe('health, readiness and metrics', () => {
+  let t: TestApp;
+  let s: Seeded;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    s = await seed(t.runtime, { sessions: 3 });
+  });
+  afterAll(() => t.close());
+
+  it('200 /healthz: the process answers', async () => {
+    const res = await fetch(`${t.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('200 /readyz: names each dependency it checked', async () => {
+    const res = await fetch(`${t.url}/readyz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok', checks: { database: 'ok' } });
+  });
+
+  it('503 /readyz when the database does not answer', async () => {
+    const broken = await startTestApp();
+    await broken.runtime.store.close();
+    try {
+      const res = await fetch(`${broken.url}/readyz`);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ status: 'unavailable', checks: { database: 'failing' } });
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('/metrics counts requests by route and status, tokens issued and authentication failures', async () => {
+    const token = await mintToken(t, s, 'B');
+    await fetch(`${t.url}/api/v2/sessionResults?testId=${s.testId}`, { headers: authHeaders(token) });
+    await fetch(`${t.url}/api/v2/sessionResults?testId=${s.testId}`, { headers: authHeaders('not-a-token') });
+    await fetch(tokenUrl(t, 'A'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuthorization(s.clientId, 'wrong') },
+      body: 'grant_type=client_credentials',
+    });
+    const res = await fetch(`${t.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await res.text();
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/api\/v2\/sessionResults",status="200"\} 1/);
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/api\/v2\/sessionResults",status="401"\} 1/);
+    expect(text).toMatch(/oauth_tokens_issued_total\{server="custom"\} 1/);
+    expect(text).toMatch(/auth_failures_total\{kind="client",reason="wrong_secret"\} 1/);
+    expect(text).toMatch(/auth_failures_total\{kind="token",reason="not a compact JWS"\} 1/);
+  });
+});
+
+describe('logs', () => {
+  it('carry a request id on every request line and never a secret or a token', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const logger = pino({ ...(loggerOptions('trace') as object) }, sink);
+    const t = await startTestApp({ logger });
+    try {
+      const s = await seed(t.runtime, { sessions: 2 });
+      const token = await mintToken(t, s, 'B');
+      // Secrets where they belong, and where a careless client might put them.
+      await fetch(`${tokenUrl(t, 'B')}?client_secret=${s.clientSecret}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuthorization(s.clientId, s.clientSecret) },
+        body: 'grant_type=client_credentials',
+      });
+      await fetch(`${t.url}/api/v2/sessionResults?testId=${s.testId}`, { headers: authHeaders(token) });
+      await fetch(`${t.url}/v2/sessionResults?testId=${s.testId}`, { headers: authHeaders(token, 'token') });
+      await fetch(`${t.url}/api/v2/sessionResults?testId=${s.testId}`, { headers: authHeaders(`${token}x`) });
+      await fetch(`${t.url}/oauth2/${t.runtime.servers.custom.id}/v1/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token, client_id: s.clientId, client_secret: s.clientSecret }),
+      });
+
+      const text = lines.join('\n');
+      expect(lines.length).toBeGreaterThan(10);
+      expect(text).not.toContain(s.clientSecret);
+      expect(text).not.toContain(encodeURIComponent(s.clientSecret));
+      expect(text).not.toContain(token);
+      expect(text).not.toContain(token.split('.')[2]!);
+      const requestLines = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => 'req' in l || 'res' in l);
+      expect(requestLines.length).toBeGreaterThan(0);
+      for (const line of requestLines) expect(line.reqId).toEqual(expect.any(String));
+    } finally {
+      await t.close();
+    }
+  });
+});
