@@ -127,10 +127,6 @@ export const apiErrors = {
     new ApiProblem('invalid-parameter', 'Send the access token in one header only: "Authorization: Bearer" or "token", not both.', {
       challenge: { error: 'invalid_request', description: 'token sent in two headers' },
     }),
-  malformedAuthorization: () =>
-    new ApiProblem('invalid-parameter', 'The Authorization header must use the Bearer scheme: "Authorization: Bearer <token>".', {
-      challenge: { error: 'invalid_request', description: 'Authorization header is not Bearer' },
-    }),
   invalidToken: (internal: string) =>
     new ApiProblem('invalid-token', 'The access token is invalid, expired or revoked.', {
       internal,

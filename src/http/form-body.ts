@@ -4,10 +4,14 @@ import type { FastifyInstance } from 'fastify';
 export const FORM_BODY_LIMIT = 16 * 1024;
 
 /**
- * Parses application/x-www-form-urlencoded bodies. A key given twice becomes an array, which
- * the route schemas reject (RFC 6749 §3.2: parameters must not be included more than once).
+ * Parses application/x-www-form-urlencoded bodies, the only kind accepted. A key given twice
+ * becomes an array, which the route schemas reject (RFC 6749 §3.2: parameters must not be
+ * included more than once).
  */
 export function registerFormBodyParser(app: FastifyInstance): void {
+  // Every body this service accepts is a form (RFC 6749 §4.4.2, RFC 7662 §2.1, RFC 7009 §2.1);
+  // Fastify's default JSON and text parsers would let other bodies through to the routes.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },

@@ -46,6 +46,7 @@ export function validationMessage(
   if (!name) return input === undefined || input === null ? 'The request has no parameters.' : 'The request is invalid.';
   const value = fields[name];
   if (Array.isArray(value)) return `${name} must be given only once`;
-  const shown = typeof value === 'string' ? ` (got "${truncate(value)}")` : '';
+  const shown =
+    typeof value === 'string' ? ` (got "${truncate(value)}")` : typeof value === 'number' ? ` (got ${value})` : '';
   return `${name} must be ${describeRule(schema?.properties?.[name])}${shown}`;
 }

@@ -1,0 +1,226 @@
+import { createHmac, generateKeyPairSync } from 'node:crypto';
+import { calculateJwkThumbprint, exportJWK } from 'jose';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import { seed, type Seeded } from '../helpers/seed.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { assembleJws, authHeaders, decodeJws, forgeToken, mintToken, serverOf, type ForgeOptions } from '../helpers/tokens.js';
+
+/**
+ * One set of authentication tests, applied to every protected route. Each attack starts from
+ * a token that is valid in every other respect (see "a forged token with no changes"), so it
+ * fails only if the one check it targets is missing.
+ */
+
+const START = Date.UTC(2026, 0, 1, 12, 0, 0, 0);
+const clock = new ManualClock(START);
+let t: TestApp;
+let s: Seeded;
+
+beforeAll(async () => {
+  // Hundreds of failed requests from one address on purpose: keep the rate limits out of the way.
+  t = await startTestApp({
+    clock,
+    env: { RATE_LIMIT_API: '1000000', RATE_LIMIT_TOKEN_ADDRESS: '1000000', RATE_LIMIT_TOKEN_CLIENT: '1000000' },
+  });
+  s = await seed(t.runtime, { sessions: 2 });
+});
+afterAll(() => t.close());
+afterEach(() => clock.set(START));
+
+const protectedRoutes: { name: string; path: () => string }[] = [
+  { name: 'GET /api/v2/sessionResults', path: () => `/api/v2/sessionResults?testId=${s.testId}` },
+  { name: 'GET /api/v2/sessionResults/', path: () => `/api/v2/sessionResults/?testId=${s.testId}` },
+  { name: 'GET /v2/sessionResults', path: () => `/v2/sessionResults?testId=${s.testId}` },
+  { name: 'GET /api/v1/workspaces', path: () => '/api/v1/workspaces' },
+  { name: 'GET /v1/workspaces', path: () => '/v1/workspaces' },
+  { name: 'GET /api/v1/workspaces/:id', path: () => `/api/v1/workspaces/${s.workspaceId}` },
+  { name: 'GET /v1/workspaces/:id', path: () => `/v1/workspaces/${s.workspaceId}` },
+];
+
+const schemes = ['bearer', 'token'] as const;
+
+const INVALID_TOKEN = {
+  type: 'urn:results-api:problem:invalid-token',
+  title: 'Invalid access token',
+  status: 401,
+  detail: 'The access token is invalid, expired or revoked.',
+};
+
+/** A forged token with the given changes; everything else as the token endpoint would issue. */
+const forge = (changes: Omit<ForgeOptions, 'clientId'> = {}) => forgeToken(t, { clientId: s.clientId, ...changes });
+
+const attacker = generateKeyPairSync('rsa', { modulusLength: 2048 });
+
+/** Each builds a token that must be refused with 401 invalid_token. */
+const invalidTokens: { name: string; token: () => Promise<string> }[] = [
+  { name: 'garbage', token: async () => 'not-a-jwt' },
+  { name: 'three garbage segments', token: async () => 'abc.def.ghi' },
+  {
+    name: 'tampered payload with the original signature (exp extended)',
+    token: async () => {
+      const { header, payload, signature } = decodeJws(await forge());
+      return assembleJws(header, { ...payload, exp: (payload.exp as number) + 86_400 }, signature);
+    },
+  },
+  {
+    name: 'tampered payload with the original signature (another client)',
+    token: async () => {
+      const other = await seed(t.runtime);
+      const { header, payload, signature } = decodeJws(await forge());
+      return assembleJws(header, { ...payload, sub: other.clientId, client_id: other.clientId, cid: other.clientId }, signature);
+    },
+  },
+  { name: 'expired (exp one second ago)', token: () => forge({ iat: Math.floor(START / 1000) - 3601 }) },
+  { name: 'expired (exp is now)', token: () => forge({ iat: Math.floor(START / 1000) - 3600 }) },
+  {
+    name: 'wrong issuer (unknown server id)',
+    token: () => forge({ claims: { iss: 'http://127.0.0.1:8080/oauth2/ausSomeoneElse000000' } }),
+  },
+  {
+    name: 'wrong issuer (another host)',
+    token: () => forge({ claims: { iss: `https://evil.example/oauth2/${serverOf(t, 'B').id}` } }),
+  },
+  { name: 'no issuer', token: () => forge({ claims: { iss: undefined } }) },
+  { name: 'wrong audience', token: () => forge({ claims: { aud: 'api://someone-else' } }) },
+  { name: 'audience of the other server', token: () => forge({ form: 'B', claims: { aud: 'api://default' } }) },
+  {
+    name: 'audience of the other server (form A issuer)',
+    token: () => forge({ form: 'A', claims: { aud: serverOf(t, 'B').audience } }),
+  },
+  { name: 'no audience', token: () => forge({ claims: { aud: undefined } }) },
+  { name: 'typ JWT instead of at+jwt', token: () => forge({ header: { typ: 'JWT' } }) },
+  { name: 'no typ', token: () => forge({ header: { typ: undefined } }) },
+  {
+    name: 'alg none without a signature',
+    token: async () => {
+      const { header, payload } = decodeJws(await forge());
+      return assembleJws({ ...header, alg: 'none' }, payload, '');
+    },
+  },
+  {
+    name: 'alg none keeping a valid signature',
+    token: async () => {
+      const { header, payload, signature } = decodeJws(await forge());
+      return assembleJws({ ...header, alg: 'none' }, payload, signature);
+    },
+  },
+  {
+    name: 'HS256 signed with the RSA public key (PEM) as the secret',
+    token: async () => {
+      const pem = t.runtime.keys.signingKey().publicKey.export({ type: 'spki', format: 'pem' }).toString();
+      return forge({ header: { alg: 'HS256' }, key: new TextEncoder().encode(pem) });
+    },
+  },
+  {
+    name: 'HS256 signed with the RSA public key (JWK JSON) as the secret, by hand',
+    token: async () => {
+      const { header, payload } = decodeJws(await forge());
+      const secret = JSON.stringify(t.runtime.keys.signingKey().publicJwk);
+      const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const input = `${encode({ ...header, alg: 'HS256' })}.${encode(payload)}`;
+      return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
+    },
+  },
+  { name: 'unknown kid (signed with our key)', token: () => forge({ header: { kid: 'no-such-kid' } }) },
+  { name: 'no kid (signed with our key)', token: () => forge({ header: { kid: undefined } }) },
+  { name: 'our kid, signed with another key', token: () => forge({ key: attacker.privateKey }) },
+  {
+    name: 'another key embedded in the header (jwk)',
+    token: async () => {
+      const jwk = await exportJWK(attacker.publicKey);
+      return forge({ key: attacker.privateKey, header: { kid: await calculateJwkThumbprint(jwk), jwk } });
+    },
+  },
+  { name: 'a client that does not exist', token: () => forgeToken(t, { clientId: '0oaDoesNotExist000000' }) },
+];
+
+describe.each(protectedRoutes)('$name', ({ path }) => {
+  const get = (headers: Record<string, string>) => fetch(`${t.url}${path()}`, { headers });
+
+  it.each(schemes)('a token from the token endpoint works (%s header)', async (scheme) => {
+    for (const form of ['A', 'B'] as const) {
+      const res = await get(authHeaders(await mintToken(t, s, form), scheme));
+      expect(res.status).toBe(200);
+    }
+  });
+
+  it.each(schemes)('a forged token with no changes works, so each attack below changes one thing (%s header)', async (scheme) => {
+    for (const form of ['A', 'B'] as const) {
+      expect((await get(authHeaders(await forge({ form }), scheme))).status).toBe(200);
+    }
+  });
+
+  it('no token: 401 with a bare Bearer challenge', async () => {
+    const res = await get({});
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="results-api"');
+    expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expect(await res.json()).toEqual({
+      type: 'urn:results-api:problem:unauthorized',
+      title: 'Authentication required',
+      status: 401,
+      detail: 'An access token is required: send "Authorization: Bearer <token>" or "token: <token>".',
+    });
+  });
+
+  it.each([
+    ['an empty token header', { token: '' }],
+    ['Authorization without a token', { authorization: 'Bearer' }],
+  ])('%s counts as no token', async (_name, headers) => {
+    const res = await get(headers);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="results-api"');
+  });
+
+  it('both headers at once: 400, even with two valid tokens', async () => {
+    const token = await mintToken(t, s);
+    const res = await get({ authorization: `Bearer ${token}`, token });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expect(await res.json()).toEqual({
+      type: 'urn:results-api:problem:invalid-parameter',
+      title: 'Invalid request parameter',
+      status: 400,
+      detail: 'Send the access token in one header only: "Authorization: Bearer" or "token", not both.',
+    });
+  });
+
+  describe.each(schemes)('%s header', (scheme) => {
+    it.each(invalidTokens)('$name: 401 invalid_token', async ({ token }) => {
+      const res = await get(authHeaders(await token(), scheme));
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="results-api", error="invalid_token"(, |$)/);
+      expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+      expect(await res.json()).toEqual(INVALID_TOKEN);
+    });
+
+    it('a token from the token endpoint works until exp and not a second longer', async () => {
+      const token = await mintToken(t, s);
+      expect((await get(authHeaders(token, scheme))).status).toBe(200);
+      clock.advance(3599_000);
+      expect((await get(authHeaders(token, scheme))).status).toBe(200);
+      clock.advance(1000);
+      const res = await get(authHeaders(token, scheme));
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+      expect(await res.json()).toEqual(INVALID_TOKEN);
+    });
+
+    it('a valid token without a read scope: 403 insufficient_scope', async () => {
+      for (const form of ['A', 'B'] as const) {
+        const res = await get(authHeaders(await forge({ form, claims: { scope: 'other', scp: ['other'] } }), scheme));
+        expect(res.status).toBe(403);
+        expect(res.headers.get('www-authenticate')).toBe(
+          'Bearer realm="results-api", error="insufficient_scope", scope="public_api.read studies:read"',
+        );
+        expect(await res.json()).toEqual({
+          type: 'urn:results-api:problem:insufficient-scope',
+          title: 'Insufficient scope',
+          status: 403,
+          detail: 'The access token does not grant a read scope (public_api.read or studies:read).',
+        });
+      }
+    });
+  });
+});

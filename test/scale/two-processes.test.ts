@@ -1,0 +1,157 @@
+/**
+ * Scale-out: two server processes on two ports sharing PostgreSQL and Redis, and a third
+ * party (the CLI's runtime) changing data. Every change must hold everywhere within a second.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { rotateSigningKey } from '../../src/oauth/signing-keys.js';
+import { openRuntime, type Runtime } from '../../src/runtime.js';
+import { describeIfPostgres, uniqueSchemaName } from '../helpers/postgres.js';
+import { requireRedis } from '../helpers/redis.js';
+import { seed, type Seeded } from '../helpers/seed.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+
+const redisUrl = await requireRedis();
+const by = { actor: 'test' };
+
+/** Polls until `check` passes, for at most one second: the promise made to operators. */
+async function withinOneSecond(check: () => Promise<void>): Promise<void> {
+  const deadline = Date.now() + 1000;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}
+
+async function getToken(server: ServerProcess, runtime: Runtime, s: Seeded): Promise<string> {
+  const res = await fetch(`${server.url}/oauth2/${runtime.servers.custom.id}/v1/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: s.clientId, client_secret: s.clientSecret }),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+const list = (server: ServerProcess, s: Seeded, token: string) =>
+  fetch(`${server.url}/api/v2/sessionResults?testId=${s.testId}`, { headers: { authorization: `Bearer ${token}` } });
+
+await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (postgresUrl) => {
+  const schema = uniqueSchemaName('t_scale');
+  const url = new URL(postgresUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const env = {
+    DATABASE_URL: url.href,
+    REDIS_URL: redisUrl ?? '',
+    AUTH_SERVER_ID: 'ausScaleOutTest000001',
+    RATE_LIMIT_API: '1000',
+  };
+  let cli: Runtime; // what `results-api <command>` would open
+  let a: ServerProcess;
+  let b: ServerProcess;
+  let admin: pg.Client;
+
+  beforeAll(async () => {
+    if (!redisUrl) throw new Error('Redis is required for this suite');
+    admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    cli = await openRuntime(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
+    [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await cli?.close();
+    await admin?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin?.end();
+  });
+
+  it('a token minted by one process is accepted by the other', async () => {
+    const s = await seed(cli, { sessions: 3 });
+    const token = await getToken(a, cli, s);
+    const res = await list(b, s, token);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { meta: { pagination: { totalCount: number } } }).meta.pagination.totalCount).toBe(3);
+  });
+
+  it('a credential revoked through the CLI is refused by both processes within one second', async () => {
+    const s = await seed(cli, { sessions: 1 });
+    const token = await getToken(a, cli, s);
+    expect((await list(a, s, token)).status).toBe(200);
+    expect((await list(b, s, token)).status).toBe(200);
+    await cli.store.revokeCredential(s.clientId, by);
+    await withinOneSecond(async () => {
+      expect((await list(a, s, token)).status).toBe(401);
+      expect((await list(b, s, token)).status).toBe(401);
+    });
+  });
+
+  it('a token revoked at one process (RFC 7009) is refused by the other within one second', async () => {
+    const s = await seed(cli, { sessions: 1 });
+    const token = await getToken(a, cli, s);
+    expect((await list(b, s, token)).status).toBe(200);
+    const revoke = await fetch(`${a.url}/oauth2/${cli.servers.custom.id}/v1/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token, client_id: s.clientId, client_secret: s.clientSecret }),
+    });
+    expect(revoke.status).toBe(200);
+    await withinOneSecond(async () => expect((await list(b, s, token)).status).toBe(401));
+  });
+
+  it('a member removed is refused everywhere within one second', async () => {
+    const s = await seed(cli, { sessions: 1 });
+    const token = await getToken(b, cli, s);
+    expect((await list(a, s, token)).status).toBe(200);
+    expect((await list(b, s, token)).status).toBe(200);
+    await cli.store.removeMember(s.workspaceId, s.email, by);
+    await withinOneSecond(async () => {
+      expect((await list(a, s, token)).status).toBe(404);
+      expect((await list(b, s, token)).status).toBe(404);
+    });
+  });
+
+  it('the rate limit is one budget across both processes', async () => {
+    const s = await seed(cli, { sessions: 1 });
+    const token = await getToken(a, cli, s);
+    const first = await list(a, s, token);
+    const limit = Number(first.headers.get('x-ratelimit-limit'));
+    const remaining = Number(first.headers.get('x-ratelimit-remaining'));
+    const second = await list(b, s, token);
+    // Unless the window rolled over between the two requests, b saw a's request.
+    if (Number(second.headers.get('x-ratelimit-remaining')) !== limit - 1) {
+      expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(remaining - 1);
+    }
+  });
+
+  it('a key rotation by the CLI is honoured by both: old tokens keep working, new tokens use the new key', async () => {
+    const s = await seed(cli, { sessions: 1 });
+    const before = await getToken(a, cli, s);
+    const kid = await rotateSigningKey(cli.store, cli.clock, by);
+    await withinOneSecond(async () => {
+      for (const server of [a, b]) {
+        const token = await getToken(server, cli, s);
+        expect(JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()).kid).toBe(kid);
+        for (const verifier of [a, b]) expect((await list(verifier, s, token)).status).toBe(200);
+      }
+    });
+    expect((await list(b, s, before)).status).toBe(200);
+    const jwks = (await (await fetch(`${b.url}/oauth2/default/v1/keys`)).json()) as { keys: { kid: string }[] };
+    expect(jwks.keys.map((k) => k.kid)).toContain(kid);
+    expect(jwks.keys).toHaveLength(2);
+  });
+
+  it('both processes report ready with database and Redis', async () => {
+    for (const server of [a, b]) {
+      const res = await fetch(`${server.url}/readyz`);
+      expect(await res.json()).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'ok' } });
+    }
+  });
+
+});
