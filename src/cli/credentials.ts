@@ -1,0 +1,92 @@
+import type { Command } from 'commander';
+import { generateClientId, generateClientSecret } from '../oauth/client-secrets.js';
+import type { Credential } from '../store/store.js';
+import { clientIdArgument, emailArgument } from './arguments.js';
+import { withRuntime } from './context.js';
+import { CliError, emit, isoTime, JSON_FLAG, JSON_FLAG_HELP, table, type OutputOptions } from './output.js';
+
+/** Never carries a secret or its hash: only what identifies and describes the credential. */
+export const credentialJson = (c: Credential) => ({
+  clientId: c.clientId,
+  email: c.email,
+  userId: c.userId,
+  status: c.revokedAt === null ? 'active' : 'revoked',
+  // A revoked credential's secrets no longer work, whatever their own expiry says.
+  activeSecrets: c.revokedAt === null ? c.activeSecrets : 0,
+  createdAt: isoTime(c.createdAt),
+  lastUsedAt: isoTime(c.lastUsedAt),
+  revokedAt: isoTime(c.revokedAt),
+});
+
+export const SECRET_SHOWN_ONCE =
+  'The client secret is shown only this once: it is not stored (only a hash of it is). ' +
+  'Hand it to the user through a secure channel.';
+
+/** The lines that show a freshly issued client id and secret. */
+export function secretLines(clientId: string, clientSecret: string): string {
+  return [`  client_id:     ${clientId}`, `  client_secret: ${clientSecret}`].join('\n');
+}
+
+/** `credentials`: client id/secret pairs of API users. The secret is printed once, never stored. */
+export function registerCredentials(program: Command): void {
+  const credentials = program.command('credentials').description('client credentials of API users');
+
+  credentials
+    .command('issue')
+    .description('issue a client id and secret to an API user (the secret is printed once)')
+    .requiredOption('--email <email>', 'the API user to issue to')
+    .option(JSON_FLAG, JSON_FLAG_HELP)
+    .action(async (options: OutputOptions & { email: string }) => {
+      const email = emailArgument('--email', options.email);
+      const clientId = generateClientId();
+      const clientSecret = generateClientSecret();
+      const credential = await withRuntime(async (rt, by) => {
+        if (!(await rt.store.findUserByEmail(email))) {
+          throw new CliError(`no user with email ${email} (register it first: results-api users create --email ${email})`);
+        }
+        return rt.store.createCredential({ clientId, email, secretHash: rt.hasher.hash(clientSecret) }, by);
+      });
+      emit(
+        options,
+        { clientId, clientSecret, email: credential.email, createdAt: isoTime(credential.createdAt) },
+        () => [`Issued a credential to ${credential.email}:`, '', secretLines(clientId, clientSecret), '', SECRET_SHOWN_ONCE].join('\n'),
+      );
+    });
+
+  credentials
+    .command('revoke')
+    .description('revoke a credential: its tokens stop working on the next request')
+    .requiredOption('--client-id <clientId>', 'the credential to revoke')
+    .option(JSON_FLAG, JSON_FLAG_HELP)
+    .action(async (options: OutputOptions & { clientId: string }) => {
+      const clientId = clientIdArgument('--client-id', options.clientId);
+      const credential = await withRuntime((rt, by) => rt.store.revokeCredential(clientId, by));
+      emit(
+        options,
+        credentialJson(credential),
+        () => `revoked ${credential.clientId} (${credential.email}); its tokens no longer work`,
+      );
+    });
+
+  credentials
+    .command('list')
+    .description('list credentials (never their secrets)')
+    .option(JSON_FLAG, JSON_FLAG_HELP)
+    .action(async (options: OutputOptions) => {
+      const list = await withRuntime((rt) => rt.store.listCredentials());
+      emit(options, list.map(credentialJson), () =>
+        table(
+          list,
+          [
+            { header: 'CLIENT_ID', value: (c) => c.clientId },
+            { header: 'EMAIL', value: (c) => c.email },
+            { header: 'STATUS', value: (c) => credentialJson(c).status },
+            { header: 'SECRETS', value: (c) => String(credentialJson(c).activeSecrets) },
+            { header: 'CREATED', value: (c) => isoTime(c.createdAt)! },
+            { header: 'LAST_USED', value: (c) => isoTime(c.lastUsedAt) ?? '-' },
+          ],
+          'no credentials',
+        ),
+      );
+    });
+}

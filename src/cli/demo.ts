@@ -1,0 +1,164 @@
+import { createHash } from 'node:crypto';
+import type { Command } from 'commander';
+import { generateClientId, generateClientSecret } from '../oauth/client-secrets.js';
+import type { Runtime } from '../runtime.js';
+import { emailKey } from '../store/email.js';
+import type { Actor, SessionInput } from '../store/store.js';
+import { withRuntime } from './context.js';
+import { SECRET_SHOWN_ONCE, secretLines } from './credentials.js';
+import { emit, JSON_FLAG, JSON_FLAG_HELP, type OutputOptions } from './output.js';
+
+export const DEMO_WORKSPACE_ID = '5b3c2a1e-7d4f-4e8a-9c6b-1a2b3c4d5e6f';
+export const DEMO_WORKSPACE_NAME = 'Demo workspace';
+export const DEMO_TEST_ID = '9f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f';
+export const DEMO_TEST_TITLE = 'Demo test: checkout flow survey';
+export const DEMO_PRODUCT_TYPE = 'survey';
+export const DEMO_EMAIL = 'demo@example.com';
+export const DEMO_SESSION_COUNT = 60;
+
+/** What `demo --json` prints: everything a script needs to call the API. */
+export interface DemoResult {
+  clientId: string;
+  clientSecret: string;
+  testId: string;
+  workspaceId: string;
+  authUrl: string;
+  baseUrl: string;
+  authorizationServerId: string;
+}
+
+/** A stable UUID (version 4 layout) derived from a name, so re-running demo changes nothing. */
+function nameUuid(name: string): string {
+  const b = createHash('sha256').update(`results-api demo ${name}`).digest();
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = b.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const STATUSES = ['COMPLETE', 'COMPLETE', 'COMPLETE', 'COMPLETE', 'COMPLETE', 'COMPLETE', 'COMPLETE', 'IN_PROGRESS', 'ABANDONED', 'SCREENED_OUT'];
+const AUDIENCES = [nameUuid('audience 1'), nameUuid('audience 2'), nameUuid('audience 3'), null];
+
+/**
+ * Sessions spread over November 2024 with every kind of value the API returns: several
+ * statuses, null audiences, unfinished sessions (null finishTime), and two sessions sharing
+ * a startTime (ordered by sessionId).
+ */
+export function demoSessions(): SessionInput[] {
+  const first = Date.UTC(2024, 10, 1, 8, 3, 17, 250);
+  return Array.from({ length: DEMO_SESSION_COUNT }, (_, i) => {
+    const startTime = first + (i === 21 ? 20 : i) * 41_843_614;
+    const status = STATUSES[i % STATUSES.length]!;
+    const minutes = 4 + ((i * 7) % 23);
+    return {
+      sessionId: nameUuid(`session ${i}`),
+      audienceId: AUDIENCES[i % AUDIENCES.length]!,
+      status,
+      startTime,
+      finishTime: status === 'IN_PROGRESS' ? null : startTime + minutes * 60_000 + ((i * 1_337) % 60_000),
+    };
+  });
+}
+
+/** Seeds (or tops up) the demo data and issues the demo user a fresh credential. */
+async function seedDemo(rt: Runtime, by: Actor): Promise<DemoResult> {
+  const { store, config } = rt;
+  const workspace =
+    (await store.getWorkspace(DEMO_WORKSPACE_ID)) ??
+    (await store.createWorkspace({ id: DEMO_WORKSPACE_ID, name: DEMO_WORKSPACE_NAME }, by));
+
+  const user = (await store.findUserByEmail(DEMO_EMAIL)) ?? (await store.createUser(DEMO_EMAIL, by));
+  if (user.status !== 'active') await store.setUserStatus(DEMO_EMAIL, 'active', by);
+  if (!(await store.isMember(workspace.id, DEMO_EMAIL))) await store.addMember(workspace.id, DEMO_EMAIL, by);
+
+  const test =
+    (await store.getTest(DEMO_TEST_ID)) ??
+    (await store.createTest(
+      { id: DEMO_TEST_ID, workspaceId: workspace.id, title: DEMO_TEST_TITLE, productType: DEMO_PRODUCT_TYPE },
+      by,
+    ));
+  await store.importSessions(test.id, demoSessions(), by);
+
+  // The secret of an earlier run is not stored anywhere, so the only way to print one that
+  // works is to replace the credential.
+  for (const c of await store.listCredentials()) {
+    if (emailKey(c.email) === emailKey(DEMO_EMAIL) && c.revokedAt === null) await store.revokeCredential(c.clientId, by);
+  }
+  const clientId = generateClientId();
+  const clientSecret = generateClientSecret();
+  await store.createCredential({ clientId, email: DEMO_EMAIL, secretHash: rt.hasher.hash(clientSecret) }, by);
+
+  return {
+    clientId,
+    clientSecret,
+    testId: test.id,
+    workspaceId: workspace.id,
+    authUrl: config.authUrl,
+    baseUrl: config.baseUrl,
+    authorizationServerId: rt.servers.custom.id,
+  };
+}
+
+/** Quotes a value for bash, whatever it contains. */
+const sh = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
+
+/** Reads the token response on stdin, prints the access token (or the error body to stderr). */
+const READ_TOKEN = `node -p 'const r = JSON.parse(require("fs").readFileSync(0)); r.access_token ?? (console.error(r), "")'`;
+
+/** Bash commands that mint a token and list the first page of sessions, for both request forms. */
+export function demoCurlCommands(d: DemoResult): { formA: string; formB: string } {
+  const tokenRequest = (serverId: string, scope: string) =>
+    [
+      `TOKEN=$(curl -sS ${sh(`${d.authUrl}/oauth2/${serverId}/v1/token`)} \\`,
+      `  -H 'Content-Type: application/x-www-form-urlencoded' \\`,
+      `  --data-urlencode ${sh(`client_id=${d.clientId}`)} --data-urlencode ${sh(`client_secret=${d.clientSecret}`)} \\`,
+      `  -d grant_type=client_credentials -d scope=${scope} | ${READ_TOKEN})`,
+    ].join('\n');
+  return {
+    formA: [
+      tokenRequest('default', 'public_api.read'),
+      `curl -sS ${sh(`${d.baseUrl}/v2/sessionResults?testId=${d.testId}&limit=10&offset=0`)} \\`,
+      `  -H 'accept: application/json' -H "token: $TOKEN"`,
+    ].join('\n'),
+    formB: [
+      tokenRequest(d.authorizationServerId, 'studies:read'),
+      `curl -sS ${sh(`${d.baseUrl}/api/v2/sessionResults?testId=${d.testId}&rowsPerPage=10&pageNumber=1`)} \\`,
+      `  -H 'Content-Type: application/json' -H "Authorization: Bearer $TOKEN"`,
+    ].join('\n'),
+  };
+}
+
+function demoText(d: DemoResult): string {
+  const { formA, formB } = demoCurlCommands(d);
+  return [
+    `Demo data is ready: workspace "${DEMO_WORKSPACE_NAME}" (${d.workspaceId}),`,
+    `test "${DEMO_TEST_TITLE}" (${d.testId}) with ${DEMO_SESSION_COUNT} sessions,`,
+    `API user ${DEMO_EMAIL} (a member of the workspace).`,
+    '',
+    `Client credentials of ${DEMO_EMAIL} (any earlier demo credential is now revoked):`,
+    '',
+    secretLines(d.clientId, d.clientSecret),
+    '',
+    SECRET_SHOWN_ONCE,
+    '',
+    'With the server running (npm start, or results-api serve), paste into bash:',
+    '',
+    `# Form B (current): the custom authorization server ${d.authorizationServerId}, a Bearer token, rowsPerPage/pageNumber paging`,
+    formB,
+    '',
+    '# Form A (earlier): the default authorization server, the `token` header, limit/offset paging',
+    formA,
+  ].join('\n');
+}
+
+/** `demo`: everything needed to try the API in one command. */
+export function registerDemo(program: Command): void {
+  program
+    .command('demo')
+    .description('seed a demo workspace, test, sessions and API user; print fresh credentials and curl commands')
+    .option(JSON_FLAG, JSON_FLAG_HELP)
+    .action(async (options: OutputOptions) => {
+      const result = await withRuntime(seedDemo);
+      emit(options, result, () => demoText(result));
+    });
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { registerCredentials } from './credentials.js';
+import { registerDemo } from './demo.js';
+import { registerMembers } from './members.js';
+import { registerMigrate } from './migrate.js';
+import { reportError } from './output.js';
+import { registerServe } from './serve.js';
+import { registerSessions } from './sessions.js';
+import { registerTests } from './tests.js';
+import { registerTokenCommand } from './token.js';
+import { registerUsers } from './users.js';
+import { registerWorkspaces } from './workspaces.js';
+
+/**
+ * `results-api`: noun, then verb. Each noun lives in its own file and adds its commands to
+ * the program; adding one is a file and a line here.
+ */
+const nouns: ReadonlyArray<(program: Command) => void> = [
+  registerServe,
+  registerMigrate,
+  registerDemo,
+  registerUsers,
+  registerCredentials,
+  registerWorkspaces,
+  registerMembers,
+  registerTests,
+  registerSessions,
+  registerTokenCommand,
+];
+
+function buildProgram(): Command {
+  const program = new Command('results-api')
+    .description('OAuth 2.0 client-credentials authorization server and research Results API')
+    // Set before the commands are added, so every subcommand inherits them.
+    .exitOverride()
+    .showHelpAfterError('(add --help for usage)')
+    .allowExcessArguments(false);
+  for (const register of nouns) register(program);
+  return program;
+}
+
+try {
+  await buildProgram().parseAsync(process.argv);
+} catch (err) {
+  process.exitCode = reportError(err);
+}

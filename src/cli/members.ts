@@ -1,0 +1,63 @@
+import type { Command } from 'commander';
+import type { Member } from '../store/store.js';
+import { emailArgument, uuidArgument } from './arguments.js';
+import { withRuntime } from './context.js';
+import { emit, isoTime, JSON_FLAG, JSON_FLAG_HELP, table, type OutputOptions } from './output.js';
+
+const memberJson = (m: Member) => ({ workspaceId: m.workspaceId, email: m.email, addedAt: isoTime(m.addedAt) });
+
+type MemberOptions = OutputOptions & { workspace: string; email: string };
+
+/**
+ * `members`: the emails that may read a workspace's data. Checked on every API request, so
+ * a change holds on the next one.
+ */
+export function registerMembers(program: Command): void {
+  const members = program.command('members').description('workspace members (by email)');
+
+  members
+    .command('add')
+    .description('let an email read a workspace')
+    .requiredOption('--workspace <uuid>', 'the workspace id')
+    .requiredOption('--email <email>', "the member's email (the API user's email)")
+    .option(JSON_FLAG, JSON_FLAG_HELP)
+    .action(async (options: MemberOptions) => {
+      const workspaceId = uuidArgument('--workspace', options.workspace);
+      const email = emailArgument('--email', options.email);
+      const member = await withRuntime((rt, by) => rt.store.addMember(workspaceId, email, by));
+      emit(options, memberJson(member), () => `added ${member.email} to workspace ${member.workspaceId}`);
+    });
+
+  members
+    .command('remove')
+    .description("stop an email reading a workspace (from the server's next request on)")
+    .requiredOption('--workspace <uuid>', 'the workspace id')
+    .requiredOption('--email <email>', "the member's email")
+    .option(JSON_FLAG, JSON_FLAG_HELP)
+    .action(async (options: MemberOptions) => {
+      const workspaceId = uuidArgument('--workspace', options.workspace);
+      const email = emailArgument('--email', options.email);
+      await withRuntime((rt, by) => rt.store.removeMember(workspaceId, email, by));
+      emit(options, { workspaceId, email, removed: true }, () => `removed ${email} from workspace ${workspaceId}`);
+    });
+
+  members
+    .command('list')
+    .description("list a workspace's members")
+    .requiredOption('--workspace <uuid>', 'the workspace id')
+    .option(JSON_FLAG, JSON_FLAG_HELP)
+    .action(async (options: OutputOptions & { workspace: string }) => {
+      const workspaceId = uuidArgument('--workspace', options.workspace);
+      const list = await withRuntime((rt) => rt.store.listMembers(workspaceId));
+      emit(options, list.map(memberJson), () =>
+        table(
+          list,
+          [
+            { header: 'EMAIL', value: (m) => m.email },
+            { header: 'ADDED', value: (m) => isoTime(m.addedAt)! },
+          ],
+          'no members',
+        ),
+      );
+    });
+}

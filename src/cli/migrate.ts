@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+import { systemClock } from '../clock.js';
+import { loadCliConfig } from './context.js';
+import { emit, JSON_FLAG, JSON_FLAG_HELP, type OutputOptions } from './output.js';
+
+/** `migrate`: brings the database schema up to date (serve does the same at start-up). */
+export function registerMigrate(program: Command): void {
+  program
+    .command('migrate')
+    .description('apply database migrations (serve also does this at start-up)')
+    .option(JSON_FLAG, JSON_FLAG_HELP)
+    .action(async (options: OutputOptions) => {
+      // The store alone, not the runtime: opening the runtime would migrate before we could report it.
+      const config = loadCliConfig();
+      const { openStore } = await import('../store/open-store.js');
+      const store = await openStore(config.databaseUrl, systemClock);
+      try {
+        const { applied } = await store.migrate();
+        emit(options, { applied }, () =>
+          applied.length === 0 ? 'the database is up to date' : `applied migration${applied.length === 1 ? '' : 's'} ${applied.join(', ')}`,
+        );
+      } finally {
+        await store.close();
+      }
+    });
+}

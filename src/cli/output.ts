@@ -1,0 +1,76 @@
+import { CommanderError } from 'commander';
+import { ConfigError } from '../config.js';
+import { StoreConflictError } from '../store/store.js';
+
+/**
+ * How every command talks back: results to stdout (a table or sentence for people, one JSON
+ * document with --json), failures to stderr as `error: <message>` with an exit code, never a
+ * stack trace.
+ */
+
+/** Exit codes: 1 for a refused or failed operation, 2 for a usage or configuration mistake. */
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+/** A failure the operator can act on; its message is printed as is. */
+export class CliError extends Error {
+  override name = 'CliError';
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT_FAILURE,
+    /** Lines printed to stderr before the error line (e.g. each bad line of a file). */
+    readonly details: readonly string[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export const usageError = (message: string): CliError => new CliError(message, EXIT_USAGE);
+
+export interface OutputOptions {
+  json?: boolean;
+}
+
+/** Prints `value` as JSON with --json, otherwise the human rendering. */
+export function emit(options: OutputOptions, value: unknown, human: () => string): void {
+  process.stdout.write(options.json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
+}
+
+export interface Column<T> {
+  header: string;
+  value: (row: T) => string;
+}
+
+/** Left-aligned columns separated by two spaces; `empty` is printed when there are no rows. */
+export function table<T>(rows: readonly T[], columns: readonly Column<T>[], empty: string): string {
+  if (rows.length === 0) return empty;
+  const cells = [columns.map((c) => c.header), ...rows.map((row) => columns.map((c) => c.value(row)))];
+  const widths = columns.map((_, i) => Math.max(...cells.map((line) => line[i]!.length)));
+  return cells.map((line) => line.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+}
+
+/** Times are epoch milliseconds inside; outside they are ISO 8601 UTC. */
+export const isoTime = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/** Prints an error the one way and returns the exit code to use. */
+export function reportError(err: unknown): number {
+  // Commander has already printed its own `error: ...` line (and help when asked for).
+  if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : EXIT_USAGE;
+  const { message, exitCode, details } = describeError(err);
+  for (const line of details) process.stderr.write(`${line}\n`);
+  process.stderr.write(`error: ${message}\n`);
+  return exitCode;
+}
+
+function describeError(err: unknown): { message: string; exitCode: number; details: readonly string[] } {
+  if (err instanceof CliError) return { message: err.message, exitCode: err.exitCode, details: err.details };
+  if (err instanceof ConfigError) return { message: err.message, exitCode: EXIT_USAGE, details: [] };
+  if (err instanceof StoreConflictError) return { message: err.message, exitCode: EXIT_FAILURE, details: [] };
+  // A fault (database unreachable, disk full...): its message helps, its stack would not.
+  const message = err instanceof Error ? err.message : String(err);
+  return { message, exitCode: EXIT_FAILURE, details: [] };
+}
+
+/** Every command takes this flag. */
+export const JSON_FLAG = '--json';
+export const JSON_FLAG_HELP = 'print machine-readable JSON to stdout';

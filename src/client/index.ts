@@ -1,0 +1,26 @@
+/**
+ * `results-api/client`: the SDK for API users. No runtime dependencies; it runs wherever the
+ * global `fetch` does (Node 20+, browsers, Deno, Bun).
+ *
+ * @packageDocumentation
+ */
+export { ResultsClient, MAX_OFFSET, MAX_PAGE_SIZE } from './results-client.js';
+export { ResultsApiError, ResultsNetworkError } from './errors.js';
+export type { ProblemDetails, OAuthErrorDetails, ResultsApiErrorInit } from './errors.js';
+export type {
+  AccessTokenInfo,
+  ApiForm,
+  CallOptions,
+  FetchFunction,
+  NumberedPageQuery,
+  OffsetPageQuery,
+  PageProgress,
+  Pagination,
+  ResultsClientOptions,
+  SessionIterationOptions,
+  SessionResult,
+  SessionResultsPage,
+  SessionResultsQuery,
+  Workspace,
+  WorkspaceTest,
+} from './types.js';

@@ -1,0 +1,260 @@
+import { ResultsApiError } from './errors.js';
+import { DEFAULT_RETRY_POLICY, sleep as defaultSleep } from './retry.js';
+import { TokenCache } from './token-cache.js';
+import { Transport, type CallScope } from './transport.js';
+import type {
+  AccessTokenInfo,
+  ApiForm,
+  CallOptions,
+  ResultsClientOptions,
+  SessionIterationOptions,
+  SessionResult,
+  SessionResultsPage,
+  SessionResultsQuery,
+  Workspace,
+  WorkspaceTest,
+} from './types.js';
+
+/** The largest page the Results API serves. */
+export const MAX_PAGE_SIZE = 500;
+
+/** The deepest offset the Results API serves: a listing reaches the newest 10 000 + page size sessions. */
+export const MAX_OFFSET = 10_000;
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** What each form means on the wire. */
+const FORMS = {
+  A: { scope: 'public_api.read', sessionsPath: '/v2/sessionResults' },
+  B: { scope: 'studies:read', sessionsPath: '/api/v2/sessionResults' },
+} as const;
+
+/**
+ * A client of the Results API for one set of client credentials.
+ *
+ * It mints access tokens with the client-credentials grant and keeps one cached, renewing it
+ * a minute before expiry; concurrent calls share one token request. A token the API refuses
+ * (401) is dropped and re-minted once. Rate-limited requests (429) are retried after the time
+ * the server asks; lost responses and 5xx answers of reads are retried with backoff. Every
+ * method takes an `AbortSignal` and a time limit.
+ *
+ * @example
+ * ```ts
+ * const client = new ResultsClient({ authUrl, baseUrl, clientId, clientSecret, authorizationServerId });
+ * for await (const session of client.sessionResults(testId)) console.log(session.sessionId);
+ * ```
+ */
+export class ResultsClient {
+  /** The request form in use. */
+  readonly form: ApiForm;
+  private readonly authUrl: string;
+  private readonly baseUrl: string;
+  private readonly tokenUrl: string;
+  private readonly transport: Transport;
+  private readonly tokens: TokenCache;
+
+  /** Checks the options; throws a `TypeError` naming the first one that is wrong. Sends nothing. */
+  constructor(private readonly options: ResultsClientOptions) {
+    this.authUrl = httpBase(options.authUrl, 'authUrl');
+    this.baseUrl = httpBase(options.baseUrl, 'baseUrl');
+    if (!options.clientId) throw new TypeError('ResultsClient: clientId is required');
+    if (!options.clientSecret) throw new TypeError('ResultsClient: clientSecret is required');
+    if (options.form !== undefined && options.form !== 'A' && options.form !== 'B') {
+      throw new TypeError(`ResultsClient: form must be "A" or "B" (got ${JSON.stringify(options.form)})`);
+    }
+    this.form = options.form ?? (options.authorizationServerId ? 'B' : 'A');
+    if (this.form === 'B' && !options.authorizationServerId) {
+      throw new TypeError('ResultsClient: form B needs authorizationServerId (the custom authorization server id)');
+    }
+    const serverId = this.form === 'A' ? 'default' : options.authorizationServerId!;
+    this.tokenUrl = `${this.authUrl}/oauth2/${encodeURIComponent(serverId)}/v1/token`;
+
+    const maxRetries = options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries;
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new TypeError('ResultsClient: maxRetries must be an integer ≥ 0');
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (!(timeoutMs >= 0)) throw new TypeError('ResultsClient: timeoutMs must be ≥ 0 (0 or Infinity: no limit)');
+    this.transport = new Transport({
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      policy: { ...DEFAULT_RETRY_POLICY, maxRetries, random: options.random ?? Math.random },
+      sleep: options.sleep ?? defaultSleep,
+      timeoutMs,
+    });
+    const now = options.now ?? (() => Date.now());
+    this.tokens = new TokenCache(() => this.mintToken(now), now);
+  }
+
+  /** An access token for this client: the cached one while fresh, else a newly minted one. */
+  async getAccessToken(options?: CallOptions): Promise<string> {
+    return (await this.getAccessTokenInfo(options)).accessToken;
+  }
+
+  /** Like {@link ResultsClient.getAccessToken}, with the token's scope and expiry. */
+  getAccessTokenInfo(options?: CallOptions): Promise<AccessTokenInfo> {
+    return this.tokens.get(this.transport.scope(options).signal);
+  }
+
+  /**
+   * One page of the sessions of a test, newest first. Page with `limit`/`offset` or with
+   * `rowsPerPage`/`pageNumber` (either works in both forms; not both at once).
+   */
+  async listSessionResults(query: SessionResultsQuery, options?: CallOptions): Promise<SessionResultsPage> {
+    const params = new URLSearchParams({ testId: query.testId });
+    for (const key of ['limit', 'offset', 'rowsPerPage', 'pageNumber'] as const) {
+      const value = (query as Partial<Record<typeof key, number>>)[key];
+      if (value !== undefined) params.set(key, String(value));
+    }
+    const url = `${this.baseUrl}${FORMS[this.form].sessionsPath}?${params}`;
+    const body = await this.get(url, this.transport.scope(options));
+    if (!isSessionResultsPage(body)) throw unexpectedBody(url, 'not a page of session results');
+    return body;
+  }
+
+  /**
+   * Every session of a test, newest first, fetched page by page as the loop consumes them.
+   * Stops after a short page or once `totalCount` sessions are reached; a session seen on an
+   * earlier page (pages shift when sessions arrive during the export) is not yielded twice.
+   * A test with more sessions than the API pages through (see {@link MAX_OFFSET}) yields what
+   * it can, then throws a `RangeError` rather than end as if that were all.
+   *
+   * @example
+   * ```ts
+   * for await (const s of client.sessionResults(testId, { signal })) rows.push(s);
+   * ```
+   */
+  async *sessionResults(testId: string, options: SessionIterationOptions = {}): AsyncGenerator<SessionResult, void, undefined> {
+    const pageSize = options.pageSize ?? MAX_PAGE_SIZE;
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+      throw new RangeError(`sessionResults: pageSize must be an integer from 1 to ${MAX_PAGE_SIZE} (got ${pageSize})`);
+    }
+    const call: CallOptions = {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    };
+    const seen = new Set<string>();
+    let totalCount = 0;
+    for (let pageIndex = 0; ; pageIndex++) {
+      if (pageIndex * pageSize > MAX_OFFSET) {
+        throw new RangeError(
+          `sessionResults: the API pages at most ${MAX_OFFSET} sessions deep; ` +
+            `the newest ${seen.size} of the test's ${totalCount} sessions were listed`,
+        );
+      }
+      const query: SessionResultsQuery =
+        this.form === 'A'
+          ? { testId, limit: pageSize, offset: pageIndex * pageSize }
+          : { testId, rowsPerPage: pageSize, pageNumber: pageIndex + 1 };
+      const page = await this.listSessionResults(query, call);
+      const fresh = page.sessions.filter((s) => !seen.has(s.sessionId));
+      for (const s of fresh) seen.add(s.sessionId);
+      totalCount = page.meta.pagination.totalCount;
+      options.onPage?.({ totalCount, received: seen.size, page });
+      yield* fresh;
+      if (page.sessions.length < pageSize || (pageIndex + 1) * pageSize >= totalCount) return;
+    }
+  }
+
+  /** The workspaces where the caller's email is a team member. */
+  async workspaces(options?: CallOptions): Promise<Workspace[]> {
+    const url = `${this.baseUrl}/api/v1/workspaces`;
+    const body = await this.get(url, this.transport.scope(options));
+    const list = (body as { workspaces?: unknown } | null)?.workspaces;
+    if (!Array.isArray(list)) throw unexpectedBody(url, 'not a list of workspaces');
+    return list as Workspace[];
+  }
+
+  /** The tests of a workspace where the caller is a team member; their ids are test ids. */
+  async tests(workspaceId: string, options?: CallOptions): Promise<WorkspaceTest[]> {
+    const url = `${this.baseUrl}/api/v1/workspaces/${encodeURIComponent(workspaceId)}`;
+    const body = await this.get(url, this.transport.scope(options));
+    const list = (body as { tests?: unknown } | null)?.tests;
+    if (!Array.isArray(list)) throw unexpectedBody(url, 'not a workspace with tests');
+    return list as WorkspaceTest[];
+  }
+
+  /**
+   * An authenticated GET. A 401 means the token was refused (expired early, revoked, keys
+   * rotated): drop it, mint a new one and try once more. A second 401 is not the token's age
+   * and is thrown.
+   */
+  private async get(url: string, scope: CallScope): Promise<unknown> {
+    for (let attempt = 0; ; attempt++) {
+      const token = await this.tokens.get(scope.signal);
+      try {
+        return await this.transport.json({ method: 'GET', url, headers: this.authHeaders(token.accessToken), repeatable: true }, scope);
+      } catch (err) {
+        if (!(err instanceof ResultsApiError && err.status === 401) || attempt > 0) throw err;
+        this.tokens.invalidate(token.accessToken);
+      }
+    }
+  }
+
+  private authHeaders(accessToken: string): Record<string, string> {
+    return this.form === 'A'
+      ? { token: accessToken, accept: 'application/json' }
+      : { authorization: `Bearer ${accessToken}`, accept: 'application/json' };
+  }
+
+  /**
+   * RFC 6749 §4.4.2: the client-credentials grant, client authenticated by form keys
+   * (§2.3.1, as the service documents it). Runs with the client's own time limit, not a
+   * caller's signal, because concurrent callers share it.
+   */
+  private async mintToken(now: () => number): Promise<AccessTokenInfo> {
+    const requestedAt = now();
+    const body = new URLSearchParams({
+      grant_type: 'client_credentials',
+      scope: FORMS[this.form].scope,
+      client_id: this.options.clientId,
+      client_secret: this.options.clientSecret,
+    });
+    const json = await this.transport.json(
+      {
+        method: 'POST',
+        url: this.tokenUrl,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: body.toString(),
+        // Repeating a client-credentials grant only mints another token.
+        repeatable: true,
+      },
+      this.transport.scope(),
+    );
+    const t = json as { access_token?: unknown; expires_in?: unknown; token_type?: unknown; scope?: unknown };
+    if (typeof t.access_token !== 'string' || typeof t.expires_in !== 'number' || !(t.expires_in > 0)) {
+      throw unexpectedBody(this.tokenUrl, 'not a token response', 'POST');
+    }
+    return {
+      accessToken: t.access_token,
+      tokenType: typeof t.token_type === 'string' ? t.token_type : 'Bearer',
+      scope: typeof t.scope === 'string' ? t.scope : FORMS[this.form].scope,
+      // Counted from before the request was sent, so the token is never thought fresher than it is.
+      expiresAt: requestedAt + t.expires_in * 1000,
+    };
+  }
+}
+
+function httpBase(value: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`ResultsClient: ${name} must be an absolute http(s) URL (got ${JSON.stringify(value)})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`ResultsClient: ${name} must be an http(s) URL (got ${JSON.stringify(value)})`);
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+function isSessionResultsPage(body: unknown): body is SessionResultsPage {
+  const page = body as SessionResultsPage | null;
+  return (
+    typeof page === 'object' &&
+    page !== null &&
+    Array.isArray(page.sessions) &&
+    typeof page.meta?.pagination?.totalCount === 'number'
+  );
+}
+
+function unexpectedBody(url: string, reason: string, method = 'GET'): ResultsApiError {
+  return new ResultsApiError({ method, url: url.split('?')[0]!, status: 200, reason });
+}

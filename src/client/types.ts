@@ -1,0 +1,163 @@
+/**
+ * The shapes the SDK speaks: its options and the Results API's JSON bodies.
+ * Plain types only, so the SDK stays free of runtime dependencies.
+ */
+
+/**
+ * Which of the two documented request forms a client uses.
+ * - `A` (earlier): the `default` authorization server, scope `public_api.read`, the `token:`
+ *   header, `limit`/`offset` paging on `/v2/sessionResults`.
+ * - `B` (current): a custom authorization server, scope `studies:read`,
+ *   `Authorization: Bearer`, `rowsPerPage`/`pageNumber` paging on `/api/v2/sessionResults`.
+ */
+export type ApiForm = 'A' | 'B';
+
+/** A `fetch` compatible with the global one (Node 20+, browsers, or a test double). */
+export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Options of {@link ResultsClient}. */
+export interface ResultsClientOptions {
+  /** `{auth_url}`: where `/oauth2/<server>/v1/token` is served, e.g. `https://auth.example.com`. */
+  authUrl: string;
+  /** `{base_url}`: where `/api/v2/sessionResults` is served, e.g. `https://api.example.com`. */
+  baseUrl: string;
+  /** The client id issued by support. */
+  clientId: string;
+  /** The client secret issued with the client id. Keep it out of logs and source control. */
+  clientSecret: string;
+  /** The custom authorization server's id (form B), e.g. `aus1a2b3c4d5e6f7g8h9`. */
+  authorizationServerId?: string;
+  /** The request form; defaults to `B` when `authorizationServerId` is given, otherwise `A`. */
+  form?: ApiForm;
+  /** The `fetch` to use; defaults to the global one. */
+  fetch?: FetchFunction;
+  /** Default time limit of one call, retries included, in milliseconds (default 30 000). */
+  timeoutMs?: number;
+  /** How many times a failed request is retried before its error is thrown (default 5). */
+  maxRetries?: number;
+  /** Current time in epoch milliseconds; for tests that control token expiry. */
+  now?: () => number;
+  /** Waits before a retry; for tests that must not wait. Must reject when `signal` aborts. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** A number in [0, 1) for the retry jitter; for tests that need fixed delays. */
+  random?: () => number;
+}
+
+/** Per-call options accepted by every method that talks to the service. */
+export interface CallOptions {
+  /** Aborts the call; the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /**
+   * Time limit of this call in milliseconds, retries and waits included; overrides the
+   * client's `timeoutMs`. On expiry the call rejects with a `TimeoutError` DOMException.
+   */
+  timeoutMs?: number;
+}
+
+/** One page by `limit`/`offset` (earlier form). */
+export interface OffsetPageQuery {
+  /** The test whose sessions are listed (UUID). */
+  testId: string;
+  /** Page size, 1–500 (server default 25). */
+  limit?: number;
+  /** Sessions to skip, 0–10 000 (default 0). */
+  offset?: number;
+}
+
+/** One page by `rowsPerPage`/`pageNumber` (current form). */
+export interface NumberedPageQuery {
+  /** The test whose sessions are listed (UUID). */
+  testId: string;
+  /** Page size, 1–500 (server default 25). */
+  rowsPerPage?: number;
+  /** 1-based page index (default 1). */
+  pageNumber?: number;
+}
+
+/** Which page of session results to fetch: either paging form, not both. */
+export type SessionResultsQuery = OffsetPageQuery | NumberedPageQuery;
+
+/** One session of a test, as the Results API returns it. */
+export interface SessionResult {
+  sessionId: string;
+  audienceId: string | null;
+  status: string;
+  /** UTC, ISO 8601 with milliseconds. */
+  startTime: string;
+  /** UTC, ISO 8601 with milliseconds; null while unfinished. */
+  finishTime: string | null;
+}
+
+/** Where a page lies among all sessions of the test. */
+export interface Pagination {
+  limit: number;
+  offset: number;
+  /** Sessions of the test across all pages. */
+  totalCount: number;
+  /** Current form only. */
+  rowsPerPage?: number;
+  /** Current form only. */
+  pageNumber?: number;
+  /** Current form only. */
+  totalPages?: number;
+}
+
+/** One page of `GET /api/v2/sessionResults` (or `/v2/sessionResults`). */
+export interface SessionResultsPage {
+  testId: string;
+  /** Newest first by startTime; ties by sessionId descending. */
+  sessions: SessionResult[];
+  meta: { pagination: Pagination };
+}
+
+/** Reported by {@link ResultsClient.sessionResults} after each page arrives. */
+export interface PageProgress {
+  /** Sessions of the test, from the latest page's `totalCount`. */
+  totalCount: number;
+  /** Distinct sessions received so far, this page included. */
+  received: number;
+  /** The page just received. */
+  page: SessionResultsPage;
+}
+
+/** Options of {@link ResultsClient.sessionResults}. */
+export interface SessionIterationOptions {
+  /** Sessions per request, 1–500 (default 500, the most the API allows). */
+  pageSize?: number;
+  /** Stops the iteration; the pending `next()` rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Time limit of each page request in milliseconds (default: the client's `timeoutMs`). */
+  timeoutMs?: number;
+  /** Called after each page arrives, before its sessions are yielded (e.g. for a progress bar). */
+  onPage?: (progress: PageProgress) => void;
+}
+
+/** A workspace where the caller is a team member. */
+export interface Workspace {
+  id: string;
+  name: string;
+  /** UTC, ISO 8601. */
+  createdAt: string;
+}
+
+/** A test of a workspace; its `id` is the `testId` of the session listing. */
+export interface WorkspaceTest {
+  id: string;
+  title: string;
+  productType: string;
+  /** UTC, ISO 8601. */
+  createdAt: string;
+  sessionCount: number;
+}
+
+/** An access token and what the authorization server said about it. */
+export interface AccessTokenInfo {
+  /** The token itself (a JWT). Never log it. */
+  accessToken: string;
+  /** Always `Bearer`. */
+  tokenType: string;
+  /** The scope granted. */
+  scope: string;
+  /** When the token expires, in epoch milliseconds (by the client's clock). */
+  expiresAt: number;
+}

@@ -1,0 +1,155 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { cliSandbox, type CliSandbox } from './run-cli.js';
+
+const run = promisify(execFile);
+
+interface DemoJson {
+  clientId: string;
+  clientSecret: string;
+  testId: string;
+  workspaceId: string;
+  authUrl: string;
+  baseUrl: string;
+  authorizationServerId: string;
+}
+
+interface SessionsPage {
+  testId: string;
+  sessions: { sessionId: string; audienceId: string | null; status: string; startTime: string; finishTime: string | null }[];
+  meta: { pagination: Record<string, number> };
+}
+
+async function hasCommand(name: string): Promise<boolean> {
+  return run('bash', ['-c', `command -v ${name}`]).then(
+    () => true,
+    () => false,
+  );
+}
+
+describe('results-api demo', () => {
+  let cli: CliSandbox;
+  let t: TestApp;
+  let demo: DemoJson;
+
+  async function mintToken(serverId: string, scope: string, clientId: string, clientSecret: string): Promise<Response> {
+    return fetch(`${t.url}/oauth2/${serverId}/v1/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope, client_id: clientId, client_secret: clientSecret }),
+    });
+  }
+
+  beforeAll(async () => {
+    cli = cliSandbox();
+    demo = await cli.json<DemoJson>(['demo'], { PUBLIC_URL: 'https://results.example.com', AUTH_URL: 'https://auth.example.com' });
+    t = await startTestApp({ env: { DATABASE_URL: cli.databaseUrl } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    cli.cleanup();
+  });
+
+  it('prints exactly the documented JSON object', () => {
+    expect(demo).toEqual({
+      clientId: expect.stringMatching(/^0oa[0-9A-Za-z]{17}$/),
+      clientSecret: expect.stringMatching(/^[\w-]{43}$/),
+      testId: '9f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f',
+      workspaceId: '5b3c2a1e-7d4f-4e8a-9c6b-1a2b3c4d5e6f',
+      authUrl: 'https://auth.example.com',
+      baseUrl: 'https://results.example.com',
+      authorizationServerId: t.runtime.servers.custom.id,
+    });
+  });
+
+  it('seeds a workspace, a test and an API user who is a member', async () => {
+    expect(await cli.json(['workspaces', 'list'])).toEqual([expect.objectContaining({ id: demo.workspaceId, name: 'Demo workspace' })]);
+    expect(await cli.json(['tests', 'list', '--workspace', demo.workspaceId])).toEqual([
+      expect.objectContaining({ id: demo.testId, title: 'Demo test: checkout flow survey', productType: 'survey', sessionCount: 60 }),
+    ]);
+    expect(await cli.json(['members', 'list', '--workspace', demo.workspaceId])).toEqual([
+      expect.objectContaining({ email: 'demo@example.com' }),
+    ]);
+  });
+
+  it('prints credentials that mint a token (form A) and list sessions', async () => {
+    const tokenRes = await mintToken('default', 'public_api.read', demo.clientId, demo.clientSecret);
+    expect(tokenRes.status).toBe(200);
+    const { access_token } = (await tokenRes.json()) as { access_token: string };
+    const res = await fetch(`${t.url}/v2/sessionResults?testId=${demo.testId}&limit=10&offset=0`, { headers: { token: access_token } });
+    expect(res.status).toBe(200);
+    const page = (await res.json()) as SessionsPage;
+    expect(page.meta.pagination).toEqual({ limit: 10, offset: 0, totalCount: 60 });
+    expect(page.sessions).toHaveLength(10);
+  });
+
+  it('prints credentials that mint a token (form B) and list sessions of every kind', async () => {
+    const tokenRes = await mintToken(demo.authorizationServerId, 'studies:read', demo.clientId, demo.clientSecret);
+    expect(tokenRes.status).toBe(200);
+    const { access_token } = (await tokenRes.json()) as { access_token: string };
+    const res = await fetch(`${t.url}/api/v2/sessionResults?testId=${demo.testId}&rowsPerPage=500&pageNumber=1`, {
+      headers: { authorization: `Bearer ${access_token}` },
+    });
+    expect(res.status).toBe(200);
+    const { sessions } = (await res.json()) as SessionsPage;
+    expect(sessions).toHaveLength(60);
+    expect(new Set(sessions.map((s) => s.status))).toEqual(new Set(['COMPLETE', 'IN_PROGRESS', 'ABANDONED', 'SCREENED_OUT']));
+    expect(sessions.filter((s) => s.finishTime === null).length).toBeGreaterThan(0);
+    expect(sessions.filter((s) => s.audienceId === null).length).toBeGreaterThan(0);
+    expect(new Set(sessions.map((s) => s.audienceId)).size).toBeGreaterThan(2);
+    expect(new Set(sessions.map((s) => s.startTime)).size).toBeLessThan(60); // a tie, ordered by sessionId
+  });
+
+  describe('run again', () => {
+    let output: string;
+    beforeAll(async () => {
+      // A disabled demo user is enabled again, so the printed credentials always work.
+      await cli.json(['users', 'disable', '--email', 'demo@example.com']);
+      const result = await cli.run(['demo'], { PUBLIC_URL: t.url });
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      output = result.stdout;
+    });
+
+    it('revokes the previous demo credential and changes no data', async () => {
+      const old = await mintToken('default', 'public_api.read', demo.clientId, demo.clientSecret);
+      expect(old.status).toBe(401);
+      expect(((await old.json()) as { error: string }).error).toBe('invalid_client');
+      const credentials = await cli.json<{ email: string; status: string }[]>(['credentials', 'list']);
+      expect(credentials.map((c) => c.status)).toEqual(['revoked', 'active']);
+      expect(await cli.json(['tests', 'list', '--workspace', demo.workspaceId])).toEqual([expect.objectContaining({ sessionCount: 60 })]);
+      expect(await cli.json(['workspaces', 'list'])).toHaveLength(1);
+    });
+
+    it('prints the credentials once, with the warning', () => {
+      expect(output).toMatch(/^ {2}client_id: +0oa\w{17}$/m);
+      expect(output).toMatch(/^ {2}client_secret: +[\w-]{43}$/m);
+      expect(output).toContain('The client secret is shown only this once');
+    });
+
+    /** The commands under a "# Form X" heading, as printed. */
+    const commandsOf = (form: 'A' | 'B') => {
+      const start = output.indexOf(`# Form ${form}`);
+      expect(start).toBeGreaterThanOrEqual(0);
+      const block = output.slice(start).split('\n\n')[0]!;
+      return block.split('\n').slice(1).join('\n');
+    };
+
+    it.each(['A', 'B'] as const)('prints form %s curl commands that work when pasted into bash', async (form) => {
+      const canRun = (await hasCommand('curl')) && (await hasCommand('bash'));
+      expect.soft(canRun, 'curl and bash are needed to run the printed commands').toBe(true);
+      if (!canRun) return;
+      const script = commandsOf(form);
+      expect(script).toContain(form === 'A' ? `${t.url}/oauth2/default/v1/token` : `${t.url}/oauth2/${t.runtime.servers.custom.id}/v1/token`);
+      const { stdout } = await run('bash', ['-c', `set -euo pipefail\n${script}`], { env: { PATH: process.env.PATH ?? '' } });
+      const page = JSON.parse(stdout) as SessionsPage;
+      expect(page.sessions).toHaveLength(10);
+      expect(page.meta.pagination).toEqual(
+        form === 'A'
+          ? { limit: 10, offset: 0, totalCount: 60 }
+          : { limit: 10, offset: 0, totalCount: 60, rowsPerPage: 10, pageNumber: 1, totalPages: 6 },
+      );
+    });
+  });
+});
