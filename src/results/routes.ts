@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from '@sinclair/typebox';
+import { API_SECURITY } from '../docs/security-schemes.js';
 import { apiErrors } from '../errors.js';
 import { strictQuery } from '../http/strict-query.js';
 import type { AccessReads } from '../access/access-cache.js';
@@ -7,8 +7,8 @@ import type { Store } from '../store/store.js';
 import { listSessionResults } from './list-session-results.js';
 import type { SessionPageReader } from './session-pages.js';
 import { resolvePaging, type Paging } from './paging.js';
+import { apiResponses } from './responses.js';
 import {
-  Problem,
   SessionResultsPage,
   SessionResultsQuery,
   WorkspaceDetail,
@@ -17,15 +17,6 @@ import {
 } from './schemas.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
-
-const RATE_LIMIT_HEADERS = {
-  'x-ratelimit-limit': Type.Integer({ description: 'Requests allowed per window for this client.' }),
-  'x-ratelimit-remaining': Type.Integer({ description: 'Requests left in the current window.' }),
-  'x-ratelimit-reset': Type.Integer({ description: 'Seconds until the window resets.' }),
-};
-
-const errorResponses = { 400: Problem, 401: Problem, 403: Problem, 404: Problem, 429: Problem };
-const security: Record<string, string[]>[] = [{ bearerAuth: [] }, { tokenHeader: [] }];
 
 /**
  * The Results API. Each operation is served on its `/api` path and on the earlier path
@@ -42,16 +33,19 @@ export function registerResultsRoutes(scope: FastifyInstance, deps: { store: Sto
       {
         preValidation: strictQuery,
         schema: {
-          summary: 'List session results of a test',
+          summary: `List session results of a test${path.startsWith('/api') ? '' : ' (earlier path)'}`,
           description:
             'One page of the sessions of a test in a workspace where the caller is a team member. ' +
             'Page with limit/offset (earlier form) or rowsPerPage/pageNumber (current form), not both. ' +
             `Without either, ${defaultForm === 'page' ? 'the current form' : 'the earlier form'} applies on this path.`,
           tags: ['Results (v2)'],
           operationId: path.startsWith('/api') ? 'listSessionResults' : 'listSessionResultsEarlierPath',
-          security,
+          security: API_SECURITY,
           querystring: SessionResultsQuery,
-          response: { 200: { ...SessionResultsPage, headers: RATE_LIMIT_HEADERS }, ...errorResponses },
+          response: apiResponses(
+            { description: 'One page of session results, newest first.', schema: SessionResultsPage },
+            { notFound: 'Test not found: no such test, or none in a workspace where the caller is a member (the same answer for both).' },
+          ),
         },
       },
       async (request) => {
@@ -67,11 +61,11 @@ export function registerResultsRoutes(scope: FastifyInstance, deps: { store: Sto
       `${prefix}/workspaces`,
       {
         schema: {
-          summary: 'List the workspaces where the caller is a team member',
+          summary: `List the workspaces where the caller is a team member${primary ? '' : ' (earlier path)'}`,
           tags: ['Legacy (v1)'],
           operationId: primary ? 'listWorkspaces' : 'listWorkspacesEarlierPath',
-          security,
-          response: { 200: WorkspaceList, ...errorResponses },
+          security: API_SECURITY,
+          response: apiResponses({ description: 'The workspaces where the caller is a team member.', schema: WorkspaceList }),
         },
       },
       async (request) => {
@@ -84,12 +78,15 @@ export function registerResultsRoutes(scope: FastifyInstance, deps: { store: Sto
       `${prefix}/workspaces/:workspaceId`,
       {
         schema: {
-          summary: 'A workspace and its tests (ids to use as testId)',
+          summary: `A workspace and its tests (ids to use as testId)${primary ? '' : ' (earlier path)'}`,
           tags: ['Legacy (v1)'],
           operationId: primary ? 'getWorkspace' : 'getWorkspaceEarlierPath',
-          security,
+          security: API_SECURITY,
           params: WorkspaceParams,
-          response: { 200: WorkspaceDetail, ...errorResponses },
+          response: apiResponses(
+            { description: 'The workspace and its tests.', schema: WorkspaceDetail },
+            { notFound: 'Workspace not found: no such workspace, or the caller is not a member (the same answer for both).' },
+          ),
         },
       },
       async (request) => {

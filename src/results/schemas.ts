@@ -12,21 +12,26 @@ export const PAGE_SIZE_MAX = 500;
 export const PAGE_SIZE_DEFAULT = 25;
 export const OFFSET_MAX = 10_000;
 
+/**
+ * Defaults are stated in the descriptions, not as JSON Schema `default`: the two paging forms
+ * exclude each other, and Swagger UI (like some generated clients) sends every parameter that
+ * has a default, which would mix the forms (400). resolvePaging applies them.
+ */
 export const SessionResultsQuery = Type.Object({
   testId: Uuid('The test whose session results are listed.'),
   limit: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX, description: `Earlier form: page size (default ${PAGE_SIZE_DEFAULT}).` }),
+    Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX, description: `Earlier form: page size (default ${PAGE_SIZE_DEFAULT}). Not with rowsPerPage/pageNumber.` }),
   ),
   offset: Type.Optional(
-    Type.Integer({ minimum: 0, maximum: OFFSET_MAX, description: 'Earlier form: sessions to skip (default 0).' }),
+    Type.Integer({ minimum: 0, maximum: OFFSET_MAX, description: 'Earlier form: sessions to skip (default 0). Not with rowsPerPage/pageNumber.' }),
   ),
   rowsPerPage: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX, description: `Current form: page size (default ${PAGE_SIZE_DEFAULT}).` }),
+    Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX, description: `Current form: page size (default ${PAGE_SIZE_DEFAULT}). Not with limit/offset.` }),
   ),
   pageNumber: Type.Optional(
     Type.Integer({
       minimum: 1,
-      description: `Current form: 1-based page index (default 1); (pageNumber − 1) × rowsPerPage must be at most ${OFFSET_MAX}.`,
+      description: `Current form: 1-based page index (default 1); (pageNumber − 1) × rowsPerPage must be at most ${OFFSET_MAX}. Not with limit/offset.`,
     }),
   ),
 });

@@ -1,0 +1,96 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { problemType, type ProblemCode } from '../errors.js';
+import { BEARER_REALM } from '../http/error-handler.js';
+import { cacheControlHeader, jsonResponse, responseHeader, retryAfterHeader, type ResponseHeaders } from '../http/response-headers.js';
+import { Problem } from './schemas.js';
+
+/** Set by the API guard on every response that got as far as the rate limit. */
+const RATE_LIMIT_HEADERS: ResponseHeaders = {
+  'x-ratelimit-limit': responseHeader(Type.Integer({ minimum: 1, description: 'Requests allowed per window for this client.' }), {
+    required: true,
+  }),
+  'x-ratelimit-remaining': responseHeader(Type.Integer({ minimum: 0, description: 'Requests left in the current window.' }), {
+    required: true,
+  }),
+  'x-ratelimit-reset': responseHeader(Type.Integer({ minimum: 0, description: 'Seconds until the window resets.' }), {
+    required: true,
+  }),
+};
+
+const API_HEADERS: ResponseHeaders = {
+  ...cacheControlHeader('private, no-store', 'Results are per caller and change as sessions are imported; never stored.'),
+  ...RATE_LIMIT_HEADERS,
+};
+
+/** RFC 6750 §3. */
+const wwwAuthenticate = (required: boolean, example: string): ResponseHeaders => ({
+  'WWW-Authenticate': responseHeader(
+    Type.String({ pattern: '^Bearer realm=', description: 'RFC 6750 §3 Bearer challenge.', examples: [example] }),
+    { required },
+  ),
+});
+
+/** RFC 9457 problem details whose `type` and `status` are those this response can carry. */
+function problemBody(status: number, codes: ProblemCode[]): TSchema {
+  return Type.Object(
+    {
+      type: Type.Unsafe<string>({
+        type: 'string',
+        enum: codes.map(problemType),
+        description: 'Stable identifier of the problem (a URN, not a link).',
+      }),
+      title: Type.String({ description: "Short summary of the problem's type." }),
+      status: Type.Unsafe<number>({ type: 'integer', const: status, description: 'The HTTP status code.' }),
+      detail: Type.String({ description: 'What was wrong with this request, e.g. the parameter and its rule.' }),
+    },
+    { description: Problem.description },
+  );
+}
+
+const problemResponse = (status: number, codes: ProblemCode[], description: string, headers: ResponseHeaders = {}) =>
+  jsonResponse(description, problemBody(status, codes), {
+    headers: { ...API_HEADERS, ...headers },
+    mediaType: 'application/problem+json',
+  });
+
+/**
+ * Every response a Results API operation can give: the 200 it names, and the problem details
+ * the API guard, the validation and the error handler produce. `notFound` documents the 404
+ * of an operation that looks something up.
+ */
+export function apiResponses(ok: { description: string; schema: TSchema }, options: { notFound?: string } = {}) {
+  return {
+    200: jsonResponse(ok.description, ok.schema, { headers: API_HEADERS }),
+    400: problemResponse(
+      400,
+      ['invalid-parameter'],
+      'A parameter breaks its rule (`detail` names it and the rule), or the token was sent in both headers or in an ' +
+        'Authorization header that is not Bearer (then with a challenge carrying error="invalid_request").',
+      wwwAuthenticate(false, `Bearer realm="${BEARER_REALM}", error="invalid_request"`),
+    ),
+    401: problemResponse(
+      401,
+      ['unauthorized', 'invalid-token'],
+      'No access token (a bare challenge), or one that is malformed, badly signed, expired, revoked or for another ' +
+        'issuer or audience (error="invalid_token").',
+      wwwAuthenticate(true, `Bearer realm="${BEARER_REALM}", error="invalid_token"`),
+    ),
+    403: problemResponse(
+      403,
+      ['insufficient-scope'],
+      'The token is valid but grants no read scope (error="insufficient_scope").',
+      wwwAuthenticate(true, `Bearer realm="${BEARER_REALM}", error="insufficient_scope", scope="public_api.read studies:read"`),
+    ),
+    ...(options.notFound ? { 404: problemResponse(404, ['not-found'], options.notFound) } : {}),
+    429: problemResponse(
+      429,
+      ['rate-limited'],
+      "The client's request budget for the window is spent; retry after `Retry-After` seconds.",
+      retryAfterHeader,
+    ),
+    500: jsonResponse('An unexpected fault; the detail is in the server log, never in the response.', problemBody(500, ['internal']), {
+      headers: cacheControlHeader('private, no-store', 'Never stored.'),
+      mediaType: 'application/problem+json',
+    }),
+  };
+}
