@@ -29,7 +29,10 @@ export type Runtime = Omit<AppDeps, 'logger'> & {
  * configured. The server and every CLI command start from here, so they always agree, and
  * every change either makes is announced to every process.
  */
-export async function openRuntime(config: Config, options: { clock?: Clock } = {}): Promise<Runtime> {
+export async function openRuntime(
+  config: Config,
+  options: { clock?: Clock; rateLimiter?: RateLimiter } = {},
+): Promise<Runtime> {
   const clock = options.clock ?? systemClock;
   const rawStore = await openStore(config.databaseUrl, clock);
   const closers: (() => Promise<void>)[] = [() => rawStore.close()];
@@ -40,7 +43,7 @@ export async function openRuntime(config: Config, options: { clock?: Clock } = {
     await rawStore.migrate();
     let feed: ChangeFeed = new LocalChangeFeed();
     let redis: Redis | undefined;
-    let rateLimiter: RateLimiter = new MemoryRateLimiter(clock);
+    let rateLimiter: RateLimiter = options.rateLimiter ?? new MemoryRateLimiter(clock);
     if (config.redisUrl) {
       feed = await RedisChangeFeed.connect(config.redisUrl);
       closers.push(() => feed.close());
@@ -53,12 +56,12 @@ export async function openRuntime(config: Config, options: { clock?: Clock } = {
     const store = notifyingStore(rawStore, feed);
     const servers = await resolveAuthorizationServers(config, store);
     const hasher = await SecretHasher.load(store);
-    const keys = new KeyRing(store, clock, config.tokenTtlSeconds * 1000);
+    const watcher = new ChangeWatcher(store, feed);
+    const keys = new KeyRing(store, clock, config.tokenTtlSeconds * 1000, { changes: watcher });
     await keys.init();
     feed.subscribe((change) => {
       if (change.topic === 'keys') void keys.reload().catch(() => {});
     });
-    const watcher = new ChangeWatcher(store, feed);
     return {
       config,
       store,

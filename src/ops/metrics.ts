@@ -36,6 +36,9 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** The exposition served at /metrics: this process's registry, or (in a cluster) all workers'. */
+  exposition: () => Promise<string> = () => this.registry.metrics();
+
   constructor(poolStats?: () => PoolStats | undefined) {
     collectDefaultMetrics({ register: this.registry });
     if (poolStats) {
@@ -66,6 +69,6 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
   });
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store').type(metrics.registry.contentType);
-    return metrics.registry.metrics();
+    return metrics.exposition();
   });
 }

@@ -13,10 +13,13 @@ export interface ServerProcess {
 }
 
 /**
- * Starts the built `results-api serve` as a separate process on a free port and resolves
- * once it listens. The caller passes the environment, as an operator would.
+ * Starts the built `results-api serve` (one process unless `args` say otherwise) on a free
+ * port and resolves once it listens. The caller passes the environment, as an operator would.
  */
-export async function startServerProcess(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  args: string[] = ['--workers', '1'],
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, [CLI, 'serve', ...args], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,52 @@
+import cluster, { type Worker } from 'node:cluster';
+import type { Config } from '../config.js';
+import { MemoryRateLimiter } from '../http/rate-limiter.js';
+import { systemClock } from '../clock.js';
+import { openRuntime } from '../runtime.js';
+import { servePrimaryIpc } from './cluster-ipc.js';
+
+const RESTART_DELAY_MS = 1000;
+
+/**
+ * The primary of `serve --workers N`: prepares the database once (migrations, first signing
+ * key, the custom server's id) so workers never race on it, forks the workers (which share
+ * the port), restarts any that dies, and on SIGTERM/SIGINT lets each finish its requests.
+ */
+export async function runCluster(config: Config, workers: number): Promise<void> {
+  const prepared = await openRuntime(config);
+  await prepared.close();
+
+  if (!config.redisUrl) servePrimaryIpc(new MemoryRateLimiter(systemClock));
+  const log = (msg: string, extra: Record<string, unknown> = {}) =>
+    process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, msg, ...extra })}\n`);
+
+  let stopping = false;
+  const fork = (): Worker => cluster.fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) {
+        log('all workers stopped');
+        process.exit(process.exitCode ?? 0);
+      }
+      if (code !== 0) process.exitCode = 1;
+      return;
+    }
+    log('worker died; restarting', { workerPid: worker.process.pid, code, signal });
+    setTimeout(fork, RESTART_DELAY_MS).unref();
+  });
+
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
+      process.exit(1);
+    }
+    stopping = true;
+    log('shutting down', { signal });
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+
+  for (let i = 0; i < workers; i++) fork();
+  log(`started ${workers} workers`, { workers });
+}
