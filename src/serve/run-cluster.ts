@@ -24,11 +24,12 @@ export async function runCluster(config: Config, workers: number): Promise<void>
   const fork = (): Worker => cluster.fork();
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {
+      // A worker still starting may die of the signal itself: it had nothing in flight.
+      if (code !== 0 && signal === null) process.exitCode = 1;
       if (Object.keys(cluster.workers ?? {}).length === 0) {
         log('all workers stopped');
         process.exit(process.exitCode ?? 0);
       }
-      if (code !== 0) process.exitCode = 1;
       return;
     }
     log('worker died; restarting', { workerPid: worker.process.pid, code, signal });
