@@ -31,6 +31,11 @@ export interface Config {
   readonly tokenTtlSeconds: number;
   readonly logLevel: LogLevel;
   readonly rateLimit: RateLimitConfig;
+  /**
+   * Which proxies' X-Forwarded-For to believe: false (none), true (any), or a comma-separated
+   * list of addresses/CIDRs.
+   */
+  readonly trustProxy: boolean | string;
   /** How long a rotated-out client secret keeps working, in seconds. */
   readonly secretRotationGraceSeconds: number;
 }
@@ -82,6 +87,13 @@ function redisUrl(env: Env): string | undefined {
   return raw;
 }
 
+function trustProxy(raw: string | undefined): boolean | string {
+  if (!raw || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^[0-9a-fA-F.:/, ]+$/.test(raw)) return raw.split(',').map((s) => s.trim()).filter(Boolean).join(',');
+  throw new ConfigError(`TRUST_PROXY must be false, true, or comma-separated addresses/CIDRs (got "${raw}")`);
+}
+
 /** Hides a password in a connection URL so it can be printed. */
 export function redactUrl(raw: string): string {
   return raw.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
@@ -122,6 +134,7 @@ export function loadConfig(env: Env = process.env): Config {
       tokenPerAddressPerWindow: integer(env, 'RATE_LIMIT_TOKEN_ADDRESS', 300, 1, 1_000_000_000),
       windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
     }),
+    trustProxy: trustProxy(env.TRUST_PROXY),
     secretRotationGraceSeconds: integer(env, 'SECRET_ROTATION_GRACE_SECONDS', 86_400, 0, 31_536_000),
   });
 }
