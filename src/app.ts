@@ -5,9 +5,11 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { registerApiGuard } from './access/api-guard.js';
 import { registerOpenApi } from './docs/openapi.js';
+import { registerReferencePage } from './docs/reference-page.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { FORM_BODY_LIMIT, registerFormBodyParser } from './http/form-body.js';
 import { loggerOptions } from './http/logging.js';
+import { answerFrameworkError, answerUnparsedRequest } from './http/unrouted-errors.js';
 import type { RateLimiter } from './http/rate-limiter.js';
 import type { AccessTokenVerifier } from './oauth/access-tokens.js';
 import type { AuthorizationServers } from './oauth/authorization-servers.js';
@@ -46,8 +48,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(deps.config.logLevel) }),
     requestIdHeader: 'x-request-id',
+    // Behind a load balancer, the client's address comes from X-Forwarded-For (rate limits key on it).
+    trustProxy: deps.config.trustProxy,
     bodyLimit: FORM_BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Refusals before routing, in the documented error shapes too.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerUnparsedRequest,
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -57,6 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMetrics(app, metrics);
   registerErrorHandling(app, { onRefused: (error) => countRefusal(metrics, error) });
   await registerOpenApi(app, deps);
+  await registerReferencePage(app, deps);
 
   registerHealth(app, {
     database: () => deps.store.ping(),
