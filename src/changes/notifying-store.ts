@@ -7,6 +7,7 @@ const CHANGE_OF: Partial<Record<keyof Store, (args: unknown[]) => Change>> = {
   setUserStatus: () => ({ topic: 'access' }),
   createCredential: () => ({ topic: 'access' }),
   addCredentialSecret: () => ({ topic: 'access' }),
+  retirePreviousSecrets: () => ({ topic: 'access' }),
   revokeCredential: () => ({ topic: 'access' }),
   createWorkspace: () => ({ topic: 'access' }),
   addMember: () => ({ topic: 'access' }),
@@ -14,6 +15,7 @@ const CHANGE_OF: Partial<Record<keyof Store, (args: unknown[]) => Change>> = {
   createTest: () => ({ topic: 'access' }),
   revokeAccessToken: () => ({ topic: 'access' }),
   importSessions: (args) => ({ topic: 'sessions', testId: args[0] as string }),
+  importSessionStream: (args) => ({ topic: 'sessions', testId: args[0] as string }),
   addSigningKey: () => ({ topic: 'keys' }),
 };
 

@@ -37,3 +37,13 @@ export function nameArgument(option: string, value: string, max = 200): string {
   }
   return name;
 }
+
+/** A whole number from 1 to `max`, written in decimal digits only. */
+export function positiveIntegerArgument(option: string, value: string, max: number): number {
+  const text = value.trim();
+  const number = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(number) || number < 1 || number > max) {
+    throw usageError(`${option} must be a whole number from 1 to ${max} (got "${value}")`);
+  }
+  return number;
+}

@@ -54,6 +54,60 @@ export function registerCredentials(program: Command): void {
     });
 
   credentials
+    .command('rotate')
+    .description(
+      'issue a second secret for a credential (printed once); the previous one keeps working for the grace period ' +
+        '(SECRET_ROTATION_GRACE_SECONDS) or until retire-previous',
+    )
+    .requiredOption('--client-id <clientId>', 'the credential to rotate')
+    .option('--retire-previous-now', 'the previous secret stops working at once (no grace period)')
+    .option(JSON_FLAG, JSON_FLAG_HELP)
+    .action(async (options: OutputOptions & { clientId: string; retirePreviousNow?: boolean }) => {
+      const clientId = clientIdArgument('--client-id', options.clientId);
+      const clientSecret = generateClientSecret();
+      const { credential, rotatedAt, previousExpiresAt } = await withRuntime(async (rt, by) => {
+        const now = rt.clock.now();
+        const retireOthersAt = options.retirePreviousNow ? now : now + rt.config.secretRotationGraceSeconds * 1000;
+        const rotated = await rt.store.addCredentialSecret({ clientId, secretHash: rt.hasher.hash(clientSecret), retireOthersAt }, by);
+        return { credential: rotated, rotatedAt: now, previousExpiresAt: retireOthersAt };
+      });
+      const previous =
+        previousExpiresAt > rotatedAt
+          ? `The previous secret keeps working until ${isoTime(previousExpiresAt)}; to end that sooner: ` +
+            `results-api credentials retire-previous --client-id ${clientId}`
+          : 'The previous secret no longer works.';
+      emit(
+        options,
+        {
+          clientId,
+          clientSecret,
+          email: credential.email,
+          rotatedAt: isoTime(rotatedAt),
+          previousSecretExpiresAt: isoTime(previousExpiresAt),
+        },
+        () =>
+          [`Rotated the secret of ${clientId} (${credential.email}):`, '', secretLines(clientId, clientSecret), '', previous, SECRET_SHOWN_ONCE].join(
+            '\n',
+          ),
+      );
+    });
+
+  credentials
+    .command('retire-previous')
+    .description("end a rotation's grace period now: only the newest secret keeps working")
+    .requiredOption('--client-id <clientId>', 'the credential whose previous secret to retire')
+    .option(JSON_FLAG, JSON_FLAG_HELP)
+    .action(async (options: OutputOptions & { clientId: string }) => {
+      const clientId = clientIdArgument('--client-id', options.clientId);
+      const { credential, retired } = await withRuntime((rt, by) => rt.store.retirePreviousSecrets(clientId, by));
+      emit(options, { ...credentialJson(credential), retired }, () =>
+        retired > 0
+          ? `retired the previous secret of ${clientId} (${credential.email}); only the newest one works now`
+          : `${clientId} (${credential.email}) has no previous secret in a grace period; nothing changed`,
+      );
+    });
+
+  credentials
     .command('revoke')
     .description('revoke a credential: its tokens stop working on the next request')
     .requiredOption('--client-id <clientId>', 'the credential to revoke')

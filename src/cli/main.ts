@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { registerAudit } from './audit.js';
 import { registerCredentials } from './credentials.js';
 import { registerDemo } from './demo.js';
+import { registerKeys } from './keys.js';
 import { registerMembers } from './members.js';
 import { registerMigrate } from './migrate.js';
 import { reportError } from './output.js';
@@ -27,6 +29,8 @@ const nouns: ReadonlyArray<(program: Command) => void> = [
   registerTests,
   registerSessions,
   registerTokenCommand,
+  registerKeys,
+  registerAudit,
 ];
 
 function buildProgram(): Command {

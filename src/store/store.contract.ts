@@ -208,6 +208,44 @@ export function describeStoreContract(name: string, makeStore: (clock: ManualClo
         expect((await store.findClientForAuth('0oaA'))?.secrets).toHaveLength(1);
       });
 
+      it('retirePreviousSecrets ends the grace period now and keeps the newest secret', async () => {
+        await userWithCredential('ada@example.com', '0oaA', 'h1');
+        clock.advance(MINUTE);
+        await store.addCredentialSecret({ clientId: '0oaA', secretHash: 'h2', retireOthersAt: T0 + HOUR }, admin);
+        clock.advance(MINUTE);
+        const { credential, retired } = await store.retirePreviousSecrets('0oaA', admin);
+        expect(retired).toBe(1);
+        expect(credential).toMatchObject({ clientId: '0oaA', activeSecrets: 1, revokedAt: null });
+        const secrets = Object.fromEntries((await store.findClientForAuth('0oaA'))!.secrets.map((s) => [s.hash, s.expiresAt]));
+        expect(secrets).toEqual({ h1: T0 + 2 * MINUTE, h2: null });
+        expect((await store.listAudit()).filter((e) => e.action === 'credential.retire_previous')).toEqual([
+          { id: expect.any(Number), at: T0 + 2 * MINUTE, actor: admin.actor, action: 'credential.retire_previous', subject: '0oaA', details: { retired: 1 } },
+        ]);
+      });
+
+      it('retirePreviousSecrets with nothing in grace changes and audits nothing', async () => {
+        await userWithCredential('ada@example.com', '0oaA', 'h1');
+        clock.advance(MINUTE);
+        await store.addCredentialSecret({ clientId: '0oaA', secretHash: 'h2', retireOthersAt: T0 + 2 * MINUTE }, admin);
+        clock.advance(HOUR);
+        const before = await store.findClientForAuth('0oaA');
+        const auditBefore = await store.listAudit();
+        expect(await store.retirePreviousSecrets('0oaA', admin)).toEqual({ credential: (await store.listCredentials())[0], retired: 0 });
+        expect(await store.findClientForAuth('0oaA')).toEqual(before);
+        expect(await store.listAudit()).toEqual(auditBefore);
+      });
+
+      it('retirePreviousSecrets refuses an unknown or revoked credential', async () => {
+        expect((await conflict(store.retirePreviousSecrets('0oaA', admin))).code).toBe('not_found');
+        await userWithCredential('ada@example.com', '0oaA', 'h1');
+        await store.addCredentialSecret({ clientId: '0oaA', secretHash: 'h2', retireOthersAt: T0 + HOUR }, admin);
+        await store.revokeCredential('0oaA', admin);
+        const before = await store.findClientForAuth('0oaA');
+        expect((await conflict(store.retirePreviousSecrets('0oaA', admin))).code).toBe('not_found');
+        expect(await store.findClientForAuth('0oaA')).toEqual(before);
+        expect(await actions()).not.toContain('credential.retire_previous');
+      });
+
       it('revokes once; revoking again changes nothing', async () => {
         await userWithCredential('ada@example.com', '0oaA');
         clock.advance(MINUTE);
@@ -425,6 +463,104 @@ export function describeStoreContract(name: string, makeStore: (clock: ManualClo
         expect(await store.listSessions(uuid(99), 0, 10)).toEqual([]);
       });
 
+      describe('importSessionStream', () => {
+        /** Yields each batch in turn, as a file reader would; throws `failAfter`'s error once those batches are out. */
+        async function* streamOf(batches: SessionInput[][], fail?: Error): AsyncGenerator<SessionInput[]> {
+          for (const batch of batches) {
+            await Promise.resolve();
+            yield batch;
+          }
+          if (fail) throw fail;
+        }
+        const range = (from: number, count: number, startOf: (n: number) => number = (n) => T0 + n * 1000) =>
+          Array.from({ length: count }, (_, i) => session(from + i, startOf(from + i)));
+        const importActions = async () => (await store.listAudit()).filter((e) => e.action === 'sessions.import');
+
+        it('imports batch after batch as one import: counts, session count, one audit event', async () => {
+          const { testId } = await workspaceWithTest(1);
+          await store.importSessions(testId, [session(1, T0), session(2, T0)], admin);
+          const batches = [[session(1, T0), session(2, T0, { status: 'ABANDONED' }), session(3, T0)], [], range(4, 3)];
+          expect(await store.importSessionStream(testId, streamOf(batches), admin)).toEqual({ inserted: 4, updated: 1, unchanged: 1 });
+          expect((await store.getTest(testId))?.sessionCount).toBe(6);
+          expect((await store.listSessions(testId, 0, 10)).map((s) => s.sessionId)).toEqual(
+            [6, 5, 4, 3, 2, 1].map((n) => session(n, 0).sessionId),
+          );
+          expect((await store.listSessions(testId, 4, 1))[0]?.status).toBe('ABANDONED');
+          expect((await importActions()).map((e) => e.details)).toEqual([
+            { inserted: 2, updated: 0, unchanged: 0 },
+            { inserted: 4, updated: 1, unchanged: 1 },
+          ]);
+        });
+
+        it('writes nothing when the stream fails midway, and rethrows its error', async () => {
+          const { testId } = await workspaceWithTest(1);
+          await store.importSessions(testId, [session(1, T0), session(2, T0 + MINUTE)], admin);
+          const sessionsBefore = await store.listSessions(testId, 0, 100);
+          const auditBefore = await store.listAudit();
+          const failure = new Error('line 9: not valid JSON');
+          const batches = [[session(1, T0, { status: 'CHANGED' }), session(3, T0)], range(10, 50)];
+          await expect(store.importSessionStream(testId, streamOf(batches, failure), admin)).rejects.toBe(failure);
+          expect(await store.listSessions(testId, 0, 100)).toEqual(sessionsBefore);
+          expect((await store.getTest(testId))?.sessionCount).toBe(2);
+          expect(await store.listAudit()).toEqual(auditBefore);
+          // Nothing is left half-done: the same stream, whole this time, imports.
+          expect(await store.importSessionStream(testId, streamOf(batches), admin)).toEqual({ inserted: 51, updated: 1, unchanged: 0 });
+          expect((await store.getTest(testId))?.sessionCount).toBe(53);
+        });
+
+        it('applies a session repeated in a later batch in order: the last one wins', async () => {
+          const { testId } = await workspaceWithTest(1);
+          const batches = [[session(1, T0), session(2, T0)], [session(1, T0 + HOUR, { status: 'LATER' }), session(3, T0)], [session(1, T0 + HOUR, { status: 'LATER' })]];
+          expect(await store.importSessionStream(testId, streamOf(batches), admin)).toEqual({ inserted: 3, updated: 1, unchanged: 1 });
+          expect((await store.listSessions(testId, 0, 1))[0]).toEqual({ ...session(1, T0 + HOUR, { status: 'LATER' }), testId });
+          expect((await store.getTest(testId))?.sessionCount).toBe(3);
+        });
+
+        it('refuses a stream holding another test’s session in a late batch, writing none of it', async () => {
+          const a = await workspaceWithTest(1);
+          const b = await workspaceWithTest(2);
+          await store.importSessions(a.testId, [session(1, T0)], admin);
+          const error = await conflict(store.importSessionStream(b.testId, streamOf([range(100, 20), [session(1, T0 + HOUR)]]), admin));
+          expect(error.code).toBe('foreign_session');
+          expect(error.message).toBe(`session ${session(1, 0).sessionId} belongs to another test`);
+          expect(await store.listSessions(b.testId, 0, 10)).toEqual([]);
+          expect((await store.getTest(b.testId))?.sessionCount).toBe(0);
+          expect(await store.listSessions(a.testId, 0, 10)).toEqual([{ ...session(1, T0), testId: a.testId }]);
+          expect((await conflict(store.importSessionStream(uuid(99), streamOf([[session(5, T0)]]), admin))).code).toBe('not_found');
+        });
+
+        it('imports tens of thousands of sessions in any order, then finds them all unchanged', async () => {
+          const a = await workspaceWithTest(1);
+          const b = await workspaceWithTest(2);
+          await store.importSessions(a.testId, range(1, 10), admin);
+          const batchesOf = (rows: SessionInput[]) => Array.from({ length: Math.ceil(rows.length / 5000) }, (_, i) => rows.slice(i * 5000, (i + 1) * 5000));
+          const oldestFirst = range(1000, 25_000);
+          expect(await store.importSessionStream(b.testId, streamOf(batchesOf(oldestFirst)), admin)).toEqual({ inserted: 25_000, updated: 0, unchanged: 0 });
+          const newestFirst = range(100_000, 25_000).reverse();
+          const shuffled = range(200_000, 25_000, (n) => T0 + ((n * 7919) % 25_000) * 1000);
+          expect(await store.importSessionStream(b.testId, streamOf(batchesOf([...newestFirst, ...shuffled])), admin)).toEqual({ inserted: 50_000, updated: 0, unchanged: 0 });
+          expect((await store.getTest(b.testId))?.sessionCount).toBe(75_000);
+          expect((await store.getTest(a.testId))?.sessionCount).toBe(10);
+
+          const page = await store.listSessions(b.testId, 0, 75_000);
+          expect(page).toHaveLength(75_000);
+          const inOrder = page.every((s, i) => i === 0 || s.startTime < page[i - 1]!.startTime || (s.startTime === page[i - 1]!.startTime && s.sessionId < page[i - 1]!.sessionId));
+          expect(inOrder).toBe(true);
+          expect(await store.importSessionStream(b.testId, streamOf(batchesOf(oldestFirst)), admin)).toEqual({ inserted: 0, updated: 0, unchanged: 25_000 });
+
+          // A sessionId repeated far apart in a big stream is still applied in order.
+          const withRepeat = [...range(300_000, 24_999), session(1000, T0 + HOUR, { status: 'MOVED' })];
+          expect(await store.importSessionStream(b.testId, streamOf(batchesOf(withRepeat)), admin)).toEqual({ inserted: 24_999, updated: 1, unchanged: 0 });
+          expect((await store.listSessions(b.testId, 0, 1))[0]).toEqual({ ...session(1000, T0 + HOUR, { status: 'MOVED' }), testId: b.testId });
+          expect((await store.getTest(b.testId))?.sessionCount).toBe(99_999);
+          // Another test's session in a big stream: refused, nothing written.
+          const stolen = [...range(400_000, 24_999), session(1, T0)];
+          expect((await conflict(store.importSessionStream(b.testId, streamOf(batchesOf(stolen)), admin))).code).toBe('foreign_session');
+          expect((await store.getTest(b.testId))?.sessionCount).toBe(99_999);
+          expect(await store.listSessions(b.testId, 0, 100_000)).toHaveLength(99_999);
+        });
+      });
+
       it('lists newest first, ties by sessionId descending, in pages that never overlap', async () => {
         const { testId } = await workspaceWithTest(1);
         const other = await workspaceWithTest(2);
@@ -522,6 +658,7 @@ export function describeStoreContract(name: string, makeStore: (clock: ManualClo
         await store.setUserStatus('ada@example.com', 'disabled', by);
         await store.createCredential({ clientId: '0oaA', email: 'ada@example.com', secretHash: 'SECRET-HASH-ONE' }, by);
         await store.addCredentialSecret({ clientId: '0oaA', secretHash: 'SECRET-HASH-TWO', retireOthersAt: T0 + HOUR }, by);
+        await store.retirePreviousSecrets('0oaA', by);
         await store.revokeCredential('0oaA', by);
         await store.createWorkspace({ id: workspaceId, name: 'W' }, by);
         await store.addMember(workspaceId, 'ada@example.com', by);
@@ -540,6 +677,7 @@ export function describeStoreContract(name: string, makeStore: (clock: ManualClo
           ['user.disable', 'ada@example.com'],
           ['credential.issue', '0oaA'],
           ['credential.rotate', '0oaA'],
+          ['credential.retire_previous', '0oaA'],
           ['credential.revoke', '0oaA'],
           ['workspace.create', workspaceId],
           ['member.add', workspaceId],

@@ -161,6 +161,12 @@ export interface Store {
     input: { clientId: string; secretHash: string; retireOthersAt: number },
     by: Actor,
   ): Promise<Credential>;
+  /**
+   * Ends a rotation's grace period now: every secret but the newest stops working. Retiring
+   * when nothing is in grace changes nothing (and audits nothing). Refuses an unknown or
+   * revoked credential.
+   */
+  retirePreviousSecrets(clientId: string, by: Actor): Promise<{ credential: Credential; retired: number }>;
   revokeCredential(clientId: string, by: Actor): Promise<Credential>;
   listCredentials(): Promise<Credential[]>;
   findClientForAuth(clientId: string): Promise<ClientForAuth | null>;
@@ -188,8 +194,18 @@ export interface Store {
   /** The test, if it lies in a workspace where `email` is a member; otherwise null. */
   findVisibleTest(testId: string, email: string): Promise<Test | null>;
 
-  /** Upserts by sessionId in one transaction: all rows or none. */
+  /**
+   * Upserts by sessionId in one transaction: all rows or none. A session listed twice is
+   * applied in order (the last one wins; each later copy counts as updated or unchanged).
+   */
   importSessions(testId: string, sessions: SessionInput[], by: Actor): Promise<ImportResult>;
+  /**
+   * `importSessions` for more sessions than fit in memory: reads `batches` one at a time and
+   * writes them all or none, in one transaction that commits only after the last batch. If
+   * the iterator throws (a bad line found late, an interrupt) or the process dies, the
+   * database is left exactly as it was; the iterator's error is rethrown.
+   */
+  importSessionStream(testId: string, batches: AsyncIterable<readonly SessionInput[]>, by: Actor): Promise<ImportResult>;
   /**
    * Newest first by startTime, ties by sessionId descending. With `after`, the listing starts
    * just past that key and `offset` counts from there (a seek instead of skipping rows).

@@ -363,6 +363,26 @@ export class PostgresStore implements Store {
     });
   }
 
+  async retirePreviousSecrets(clientId: string, by: Actor): Promise<{ credential: Credential; retired: number }> {
+    return this.tx(async (c) => {
+      const current = await this.one(c, 'SELECT revoked_at FROM credentials WHERE client_id = $1 FOR UPDATE', [clientId]);
+      if (!current) throw new StoreConflictError('not_found', `no credential with client id ${clientId}`);
+      if (current.revoked_at !== null) throw new StoreConflictError('not_found', `credential ${clientId} is revoked`);
+      // Same order as addCredentialSecret: the newest is the working secret without an expiry.
+      const { rowCount } = await c.query(
+        `UPDATE credential_secrets s SET expires_at = $2
+           FROM (SELECT hash, row_number() OVER (ORDER BY expires_at IS NULL DESC, created_at DESC) AS n
+                   FROM credential_secrets
+                  WHERE client_id = $1 AND (expires_at IS NULL OR expires_at > $2::bigint)) w
+          WHERE s.client_id = $1 AND s.hash = w.hash AND w.n > 1`,
+        [clientId, this.clock.now()],
+      );
+      const retired = rowCount ?? 0;
+      if (retired > 0) await this.audit(c, by, 'credential.retire_previous', clientId, { retired });
+      return { credential: (await this.credential(c, clientId))!, retired };
+    });
+  }
+
   async revokeCredential(clientId: string, by: Actor): Promise<Credential> {
     return this.tx(async (c) => {
       const current = await this.one(
@@ -528,33 +548,44 @@ export class PostgresStore implements Store {
   }
 
   async importSessions(testId: string, sessions: SessionInput[], by: Actor): Promise<ImportResult> {
+    return this.importSessionStream(testId, [sessions], by);
+  }
+
+  /** One transaction on one pooled connection for the whole stream; each batch is upserted as it arrives. */
+  async importSessionStream(
+    testId: string,
+    batches: AsyncIterable<readonly SessionInput[]> | Iterable<readonly SessionInput[]>,
+    by: Actor,
+  ): Promise<ImportResult> {
     return this.tx(async (c) => {
       // Locking the test serializes imports into it, which keeps session_count exact.
       if (!(await this.one(c, 'SELECT 1 FROM tests WHERE id = $1 FOR UPDATE', [testId]))) {
         throw new StoreConflictError('not_found', `no test with id ${testId}`);
       }
       const result: ImportResult = { inserted: 0, updated: 0, unchanged: 0 };
-      for (const chunk of chunks(sessions)) {
-        const { rows } = await c.query<Row>({
-          ...SQL.importChunk,
-          values: [
-            testId,
-            chunk.map((s) => s.sessionId),
-            chunk.map((s) => s.audienceId),
-            chunk.map((s) => s.status),
-            chunk.map((s) => s.startTime),
-            chunk.map((s) => s.finishTime),
-          ],
-        });
-        const foreign = new Set(rows.filter((r) => r.test_id !== testId).map((r) => r.session_id as string));
-        if (foreign.size > 0) {
-          const first = chunk.find((s) => foreign.has(s.sessionId))!.sessionId;
-          throw new StoreConflictError('foreign_session', `session ${first} belongs to another test`);
+      for await (const batch of batches) {
+        for (const chunk of chunks(batch)) {
+          const { rows } = await c.query<Row>({
+            ...SQL.importChunk,
+            values: [
+              testId,
+              chunk.map((s) => s.sessionId),
+              chunk.map((s) => s.audienceId),
+              chunk.map((s) => s.status),
+              chunk.map((s) => s.startTime),
+              chunk.map((s) => s.finishTime),
+            ],
+          });
+          const foreign = new Set(rows.filter((r) => r.test_id !== testId).map((r) => r.session_id as string));
+          if (foreign.size > 0) {
+            const first = chunk.find((s) => foreign.has(s.sessionId))!.sessionId;
+            throw new StoreConflictError('foreign_session', `session ${first} belongs to another test`);
+          }
+          const inserted = rows.filter((r) => r.inserted === true).length;
+          result.inserted += inserted;
+          result.updated += rows.length - inserted;
+          result.unchanged += chunk.length - rows.length;
         }
-        const inserted = rows.filter((r) => r.inserted === true).length;
-        result.inserted += inserted;
-        result.updated += rows.length - inserted;
-        result.unchanged += chunk.length - rows.length;
       }
       if (result.inserted > 0) {
         await c.query('UPDATE tests SET session_count = session_count + $2 WHERE id = $1', [testId, result.inserted]);
@@ -654,7 +685,7 @@ export class PostgresStore implements Store {
  * INSERT ... ON CONFLICT cannot touch a row twice). Order is kept, so a repeated session is
  * applied in sequence and the last one wins, as in a row-by-row import.
  */
-function* chunks(sessions: SessionInput[]): Generator<SessionInput[]> {
+function* chunks(sessions: readonly SessionInput[]): Generator<SessionInput[]> {
   let chunk: SessionInput[] = [];
   let ids = new Set<string>();
   for (const s of sessions) {

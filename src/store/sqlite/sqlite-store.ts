@@ -24,6 +24,7 @@ import {
   type Workspace,
 } from '../store.js';
 import { sqliteMigrations } from './migrations.js';
+import { SqliteSessionImport } from './session-import.js';
 
 type Row = Record<string, unknown>;
 
@@ -71,6 +72,8 @@ export class SqliteStore implements Store {
   readonly kind = 'sqlite';
   readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
+  /** Names each import's staging table, so imports interleaving on this connection never share one. */
+  private importSerial = 0;
 
   constructor(
     path: string,
@@ -260,6 +263,32 @@ export class SqliteStore implements Store {
     });
   }
 
+  async retirePreviousSecrets(clientId: string, by: Actor): Promise<{ credential: Credential; retired: number }> {
+    return this.write(() => {
+      const current = this.credential(clientId);
+      if (!current) throw new StoreConflictError('not_found', `no credential with client id ${clientId}`);
+      if (current.revokedAt !== null) throw new StoreConflictError('not_found', `credential ${clientId} is revoked`);
+      const now = this.clock.now();
+      // Same order as addCredentialSecret: the newest is the working secret without an expiry.
+      const working = this.all<{ hash: string }>(
+        `SELECT hash FROM credential_secrets
+          WHERE client_id = @clientId AND (expires_at IS NULL OR expires_at > @now)
+          ORDER BY expires_at IS NULL DESC, created_at DESC`,
+        { clientId, now },
+      );
+      const previous = working.slice(1);
+      for (const s of previous) {
+        this.run('UPDATE credential_secrets SET expires_at = @now WHERE client_id = @clientId AND hash = @hash', {
+          clientId,
+          hash: s.hash,
+          now,
+        });
+      }
+      if (previous.length > 0) this.audit(by, 'credential.retire_previous', clientId, { retired: previous.length });
+      return { credential: this.credential(clientId)!, retired: previous.length };
+    });
+  }
+
   async revokeCredential(clientId: string, by: Actor): Promise<Credential> {
     return this.write(() => {
       const current = this.credential(clientId);
@@ -444,49 +473,40 @@ export class SqliteStore implements Store {
   }
 
   async importSessions(testId: string, sessions: SessionInput[], by: Actor): Promise<ImportResult> {
-    return this.write(() => {
-      if (!this.get('SELECT 1 FROM tests WHERE id = @testId', { testId })) {
-        throw new StoreConflictError('not_found', `no test with id ${testId}`);
-      }
-      const existing = this.stmt('SELECT test_id, audience_id, status, start_time, finish_time FROM sessions WHERE session_id = ?');
-      const insert = this.stmt(
-        `INSERT INTO sessions (test_id, start_time, session_id, audience_id, status, finish_time)
-         VALUES (@testId, @startTime, @sessionId, @audienceId, @status, @finishTime)`,
-      );
-      const update = this.stmt(
-        `UPDATE sessions SET start_time = @startTime, audience_id = @audienceId, status = @status,
-                finish_time = @finishTime WHERE session_id = @sessionId`,
-      );
-      const result: ImportResult = { inserted: 0, updated: 0, unchanged: 0 };
-      for (const s of sessions) {
-        const row = { testId, ...s };
-        const old = existing.get(s.sessionId) as Row | undefined;
-        if (!old) {
-          insert.run(row);
-          result.inserted++;
-        } else if (old.test_id !== testId) {
-          throw new StoreConflictError('foreign_session', `session ${s.sessionId} belongs to another test`);
-        } else if (
-          old.start_time !== s.startTime ||
-          old.audience_id !== s.audienceId ||
-          old.status !== s.status ||
-          old.finish_time !== s.finishTime
-        ) {
-          update.run(row);
-          result.updated++;
-        } else {
-          result.unchanged++;
+    return this.importSessionStream(testId, [sessions], by);
+  }
+
+  /**
+   * Stages the batches in a TEMP table (no lock, no open transaction while the next batch is
+   * read), then writes them in one IMMEDIATE transaction: see SqliteSessionImport.
+   */
+  async importSessionStream(
+    testId: string,
+    batches: AsyncIterable<readonly SessionInput[]> | Iterable<readonly SessionInput[]>,
+    by: Actor,
+  ): Promise<ImportResult> {
+    this.requireTest(testId);
+    const staging = new SqliteSessionImport(this.db, testId, ++this.importSerial);
+    try {
+      for await (const batch of batches) staging.stage(batch);
+      return this.write(() => {
+        this.requireTest(testId);
+        const result = staging.apply();
+        if (result.inserted > 0) {
+          this.run('UPDATE tests SET session_count = session_count + @n WHERE id = @testId', { testId, n: result.inserted });
         }
-      }
-      if (result.inserted > 0) {
-        this.run('UPDATE tests SET session_count = session_count + @n WHERE id = @testId', {
-          testId,
-          n: result.inserted,
-        });
-      }
-      this.audit(by, 'sessions.import', testId, { ...result });
-      return result;
-    });
+        this.audit(by, 'sessions.import', testId, { ...result });
+        return result;
+      });
+    } finally {
+      staging.discard();
+    }
+  }
+
+  private requireTest(testId: string): void {
+    if (!this.get('SELECT 1 FROM tests WHERE id = @testId', { testId })) {
+      throw new StoreConflictError('not_found', `no test with id ${testId}`);
+    }
   }
 
   async listSessions(testId: string, offset: number, limit: number, after?: SessionKey): Promise<Session[]> {

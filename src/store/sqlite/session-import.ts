@@ -1,0 +1,212 @@
+import type Database from 'better-sqlite3';
+import { StoreConflictError, type ImportResult, type SessionInput } from '../store.js';
+
+/**
+ * An import of sessions into SQLite, in two steps:
+ *
+ * 1. `stage` copies each batch into a TEMP table of this connection. TEMP tables live in a
+ *    private file that SQLite unlinks as soon as it opens it, so staging takes no lock on the
+ *    database, holds no transaction open between batches (the connection stays usable while
+ *    the next batch is read), keeps memory bounded by the page cache, and leaves nothing
+ *    behind if the process dies.
+ * 2. `apply` runs inside the caller's IMMEDIATE transaction and writes everything set-wise:
+ *    one join finds foreign, changed and unchanged sessions, then the new and changed rows go
+ *    in, in page order. When the import is large next to what the database holds, the unique
+ *    index on sessionId is dropped and rebuilt by one sort instead of taking a random insert
+ *    per row (a 1M-row index does not fit the page cache: random inserts are ~10x slower).
+ *
+ * A sessionId listed twice shows up as a unique-constraint failure of the set-wise insert;
+ * the import then falls back to applying rows one by one in stream order, as a row-by-row
+ * import would (the last copy wins).
+ */
+export class SqliteSessionImport {
+  private readonly table: string;
+  private readonly insert: Database.Statement;
+  private staged = 0;
+  private previous: SessionInput | undefined;
+  /** Whether the stream so far is in page order (ascending), or its exact reverse (an export's order). */
+  private ascending = true;
+  private descending = true;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly testId: string,
+    serial: number,
+  ) {
+    this.table = `temp.session_import_${serial}`;
+    db.exec(
+      `CREATE TEMP TABLE session_import_${serial} (
+         position INTEGER PRIMARY KEY,
+         session_id TEXT NOT NULL,
+         audience_id TEXT,
+         status TEXT NOT NULL,
+         start_time INTEGER NOT NULL,
+         finish_time INTEGER
+       )`,
+    );
+    this.insert = db.prepare(
+      `INSERT INTO ${this.table} (session_id, audience_id, status, start_time, finish_time) VALUES (?, ?, ?, ?, ?)`,
+    );
+  }
+
+  /** Copies one batch into the staging table (one transaction on the TEMP file only). */
+  stage(batch: readonly SessionInput[]): void {
+    if (batch.length === 0) return;
+    const insert = this.insert;
+    this.db.transaction(() => {
+      for (const s of batch) {
+        insert.run(s.sessionId, s.audienceId, s.status, s.startTime, s.finishTime);
+        this.track(s);
+      }
+    })();
+    this.staged += batch.length;
+  }
+
+  private track(s: SessionInput): void {
+    const p = this.previous;
+    if (p) {
+      const order = s.startTime - p.startTime || (s.sessionId < p.sessionId ? -1 : s.sessionId > p.sessionId ? 1 : 0);
+      if (order <= 0) this.ascending = false;
+      if (order >= 0) this.descending = false;
+    }
+    this.previous = s;
+  }
+
+  /** Writes the staged sessions. Call inside an IMMEDIATE transaction, after checking the test exists. */
+  apply(): ImportResult {
+    if (this.staged === 0) return { inserted: 0, updated: 0, unchanged: 0 };
+    this.db.exec('SAVEPOINT session_import');
+    try {
+      const result = this.applySetWise();
+      this.db.exec('RELEASE session_import');
+      return result;
+    } catch (err) {
+      this.db.exec('ROLLBACK TO session_import');
+      this.db.exec('RELEASE session_import');
+      if (!isUniqueViolation(err)) throw err;
+      return this.applyRowByRow();
+    }
+  }
+
+  /** Drops the staging table; safe to call more than once. */
+  discard(): void {
+    this.db.exec(`DROP TABLE IF EXISTS ${this.table}`);
+  }
+
+  private applySetWise(): ImportResult {
+    const { db, table, testId } = this;
+    // CROSS JOIN keeps the staging table outside: one index probe per staged row, never a scan of all sessions.
+    const matches = `FROM ${table} AS s CROSS JOIN sessions AS x WHERE x.session_id = s.session_id`;
+    const same = `x.start_time = s.start_time AND x.audience_id IS s.audience_id AND x.status = s.status AND x.finish_time IS s.finish_time`;
+    const counts = db
+      .prepare(
+        `SELECT COUNT(*) AS existing, COALESCE(SUM(x.test_id <> @testId), 0) AS foreign_count,
+                COALESCE(SUM(x.test_id = @testId AND ${same}), 0) AS unchanged ${matches}`,
+      )
+      .get({ testId }) as { existing: number; foreign_count: number; unchanged: number };
+    if (counts.foreign_count > 0) {
+      const first = db.prepare(`SELECT s.session_id ${matches} AND x.test_id <> ? ORDER BY s.position LIMIT 1`).pluck().get(testId);
+      throw new StoreConflictError('foreign_session', `session ${String(first)} belongs to another test`);
+    }
+    const updated = counts.existing - counts.unchanged;
+    const inserted = this.staged - counts.existing;
+
+    if (counts.existing > 0) {
+      // Changed sessions are replaced (their startTime, part of the key, may change); unchanged ones are left alone.
+      db.prepare(`DELETE FROM sessions WHERE session_id IN (SELECT s.session_id ${matches} AND NOT (${same}))`).run();
+      db.prepare(`DELETE FROM ${table} WHERE position IN (SELECT s.position ${matches})`).run();
+    }
+
+    const toWrite = inserted + updated;
+    if (toWrite > 0) {
+      const order = this.ascending ? 'position' : this.descending ? 'position DESC' : 'start_time, session_id';
+      const copy = db.prepare(
+        `INSERT INTO sessions (test_id, start_time, session_id, audience_id, status, finish_time)
+         SELECT ?, start_time, session_id, audience_id, status, finish_time FROM ${table} ORDER BY ${order}`,
+      );
+      if (this.rebuildPays(toWrite)) {
+        db.exec('DROP INDEX sessions_by_id');
+        copy.run(testId);
+        db.exec(SESSIONS_BY_ID);
+      } else {
+        copy.run(testId);
+      }
+    }
+    return { inserted, updated, unchanged: counts.unchanged };
+  }
+
+  /**
+   * Whether rebuilding the sessionId index (a sort of every session) costs less than a random
+   * index insert per written row: when the rows written are many and at least a quarter of
+   * what the database already holds.
+   */
+  private rebuildPays(toWrite: number): boolean {
+    if (toWrite < REBUILD_MIN_ROWS) return false;
+    const held = this.db.prepare('SELECT COALESCE(SUM(session_count), 0) FROM tests').pluck().get() as number;
+    return toWrite * 4 >= held;
+  }
+
+  /** Row by row in stream order: what a repeated sessionId needs (each copy applied in turn). */
+  private applyRowByRow(): ImportResult {
+    const { db, table, testId } = this;
+    const read = db.prepare(
+      `SELECT position, session_id, audience_id, status, start_time, finish_time FROM ${table}
+        WHERE position > ? ORDER BY position LIMIT 1000`,
+    );
+    const existing = db.prepare('SELECT test_id, audience_id, status, start_time, finish_time FROM sessions WHERE session_id = ?');
+    const insert = db.prepare(
+      `INSERT INTO sessions (test_id, start_time, session_id, audience_id, status, finish_time) VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+    const update = db.prepare(
+      'UPDATE sessions SET start_time = ?, audience_id = ?, status = ?, finish_time = ? WHERE session_id = ?',
+    );
+    const result: ImportResult = { inserted: 0, updated: 0, unchanged: 0 };
+    let after = 0;
+    for (;;) {
+      // Read a slice, then write: better-sqlite3 runs nothing else while a statement iterates.
+      const rows = read.all(after) as StagedRow[];
+      if (rows.length === 0) break;
+      for (const r of rows) {
+        const old = existing.get(r.session_id) as StagedRow & { test_id: string } | undefined;
+        if (!old) {
+          insert.run(testId, r.start_time, r.session_id, r.audience_id, r.status, r.finish_time);
+          result.inserted++;
+        } else if (old.test_id !== testId) {
+          throw new StoreConflictError('foreign_session', `session ${r.session_id} belongs to another test`);
+        } else if (
+          old.start_time !== r.start_time ||
+          old.audience_id !== r.audience_id ||
+          old.status !== r.status ||
+          old.finish_time !== r.finish_time
+        ) {
+          update.run(r.start_time, r.audience_id, r.status, r.finish_time, r.session_id);
+          result.updated++;
+        } else {
+          result.unchanged++;
+        }
+      }
+      after = rows[rows.length - 1]!.position;
+    }
+    return result;
+  }
+}
+
+interface StagedRow {
+  position: number;
+  session_id: string;
+  audience_id: string | null;
+  status: string;
+  start_time: number;
+  finish_time: number | null;
+}
+
+/** Below this many written rows, index maintenance is cheap whatever the database holds. */
+const REBUILD_MIN_ROWS = 20_000;
+
+/** Exactly as migration 1 creates it. */
+const SESSIONS_BY_ID = 'CREATE UNIQUE INDEX sessions_by_id ON sessions (session_id)';
+
+function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
