@@ -74,6 +74,9 @@ export type ProblemCode =
   | 'method-not-allowed'
   | 'payload-too-large'
   | 'rate-limited'
+  | 'malformed-request'
+  | 'request-timeout'
+  | 'headers-too-large'
   | 'internal';
 
 const PROBLEM: Record<ProblemCode, { status: number; title: string }> = {
@@ -85,6 +88,9 @@ const PROBLEM: Record<ProblemCode, { status: number; title: string }> = {
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
   'payload-too-large': { status: 413, title: 'Payload too large' },
   'rate-limited': { status: 429, title: 'Too many requests' },
+  'malformed-request': { status: 400, title: 'Malformed request' },
+  'request-timeout': { status: 408, title: 'Request timeout' },
+  'headers-too-large': { status: 431, title: 'Request header fields too large' },
   internal: { status: 500, title: 'Internal server error' },
 };
 
@@ -143,6 +149,11 @@ export const apiErrors = {
   rateLimited: (retryAfterSeconds: number) =>
     new ApiProblem('rate-limited', `Rate limit exceeded; retry in ${retryAfterSeconds} s.`, { retryAfterSeconds }),
   internal: () => new ApiProblem('internal', 'The server encountered an unexpected condition.'),
+  // Refused before routing: by Node's HTTP parser, or by the router (see src/http/unrouted-errors.ts).
+  malformedRequest: (detail: string, internal?: string) =>
+    new ApiProblem('malformed-request', detail, internal === undefined ? {} : { internal }),
+  requestTimeout: () => new ApiProblem('request-timeout', 'The request was not received in time.'),
+  headersTooLarge: () => new ApiProblem('headers-too-large', 'The request headers are larger than 16 KiB.'),
 };
 
 /** Echoing client input into messages is useful, but never at any length. */

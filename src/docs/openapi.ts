@@ -1,12 +1,15 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import type { OpenAPIV3_1 } from 'openapi-types';
 import type { AuthorizationServers } from '../oauth/authorization-servers.js';
 import type { Config } from '../config.js';
+import { securitySchemes } from './security-schemes.js';
+import { TAG_DESCRIPTIONS } from './tags.js';
 
 /**
  * The OpenAPI 3.1 document is generated from the route schemas that validate requests and
  * serialize responses, so it cannot drift from what the server does. Must be registered
- * before the routes it describes.
+ * before the routes it describes. Served as /openapi.json and /openapi.yaml.
  */
 export async function registerOpenApi(
   app: FastifyInstance,
@@ -19,38 +22,71 @@ export async function registerOpenApi(
       info: {
         title: 'results-api',
         version: '1.0.0',
+        summary: 'OAuth 2.0 client-credentials authorization servers and the research Results API.',
         description:
-          'OAuth 2.0 client-credentials authorization servers and the research Results API. ' +
-          'Mint a token at an authorization server, then list the session results of a test.',
+          'Get an access token from either authorization server with the client-credentials grant, then list the ' +
+          'session results of a test page by page. Send the token as `Authorization: Bearer <token>` or as ' +
+          '`token: <token>`. API errors are RFC 9457 problem details; authorization server errors are RFC 6749 §5.2 ' +
+          `errors. The interactive reference is at ${config.baseUrl}/docs.`,
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
-      servers: [{ url: config.baseUrl }],
-      components: {
-        securitySchemes: {
-          oauth2: {
-            type: 'oauth2',
-            description: 'Client-credentials grant; either authorization server issues tokens valid on every endpoint.',
-            flows: {
-              clientCredentials: {
-                tokenUrl: `${servers.custom.issuer}/v1/token`,
-                scopes: { [servers.custom.scope]: 'Read results (form B)' },
-              },
-            },
-          },
-          oauth2Default: {
-            type: 'oauth2',
-            flows: {
-              clientCredentials: {
-                tokenUrl: `${servers.default.issuer}/v1/token`,
-                scopes: { [servers.default.scope]: 'Read results (form A)' },
-              },
-            },
-          },
-          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Form B: Authorization: Bearer <token>' },
-          tokenHeader: { type: 'apiKey', in: 'header', name: 'token', description: 'Form A: token: <token>' },
-        },
-      },
+      servers: [{ url: config.baseUrl, description: 'Results API (base_url)' }],
+      tags: TAG_DESCRIPTIONS,
+      components: { securitySchemes: securitySchemes(servers) as OpenAPIV3_1.ComponentsObject['securitySchemes'] },
     },
+    transformObject: (document) =>
+      'openapiObject' in document ? finishDocument(document.openapiObject as OpenAPIV3_1.Document, config) : document.swaggerObject,
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.yaml', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('application/yaml').send(app.swagger({ yaml: true })),
+  );
+}
+
+const AUTH_SERVER_PATH = /^\/(oauth2\/|\.well-known\/)/;
+
+/** What @fastify/swagger cannot express from route schemas alone. */
+function finishDocument(document: OpenAPIV3_1.Document, config: Config): OpenAPIV3_1.Document {
+  const schemas = (document.components ??= {}).schemas ??= {};
+  document.paths = hoistTitledSchemas(document.paths ?? {}, schemas) as OpenAPIV3_1.PathsObject;
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    // The authorization servers live at {auth_url}, which may be another host than {base_url}.
+    if (config.authUrl !== config.baseUrl && AUTH_SERVER_PATH.test(path) && item) {
+      item.servers = [{ url: config.authUrl, description: 'Authorization servers (auth_url)' }];
+    }
+    for (const operation of Object.values(item ?? {})) {
+      const responses = (operation as OpenAPIV3_1.OperationObject).responses;
+      for (const response of Object.values(responses ?? {})) liftRequiredHeaders(response as OpenAPIV3_1.ResponseObject);
+    }
+  }
+  return document;
+}
+
+/** See responseHeader() in src/http/response-headers.ts. */
+function liftRequiredHeaders(response: OpenAPIV3_1.ResponseObject): void {
+  for (const header of Object.values(response.headers ?? {}) as OpenAPIV3_1.HeaderObject[]) {
+    const schema = header.schema as Record<string, unknown> | undefined;
+    if (schema?.['x-required'] === true) {
+      delete schema['x-required'];
+      header.required = true;
+    }
+  }
+}
+
+/**
+ * Schemas with a `title` become named components, referenced where they are used: generated
+ * clients get named types (SessionResultsPage, TokenResponse, …) and the document states
+ * each one once.
+ */
+function hoistTitledSchemas(node: unknown, schemas: Record<string, unknown>): unknown {
+  if (Array.isArray(node)) return node.map((item) => hoistTitledSchemas(item, schemas));
+  if (node === null || typeof node !== 'object') return node;
+  const copy = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, hoistTitledSchemas(value, schemas)]));
+  const title = (node as { title?: unknown }).title;
+  if (typeof title !== 'string') return copy;
+  if (schemas[title] !== undefined && JSON.stringify(schemas[title]) !== JSON.stringify(copy)) {
+    throw new Error(`Two different schemas are titled ${title}; give one another title.`);
+  }
+  schemas[title] = copy;
+  return { $ref: `#/components/schemas/${title}` };
 }

@@ -1,18 +1,24 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiProblem, OAuthError, apiErrors, oauthErrors, problemType, type BearerChallenge } from '../errors.js';
+import { ApiProblem, OAuthError, apiErrors, oauthErrors, problemType, truncate, type BearerChallenge } from '../errors.js';
 import { validationMessage } from './validation-message.js';
 
 export const BEARER_REALM = 'results-api';
 
 /** Paths under /oauth2/ speak RFC 6749 errors; everything else speaks RFC 9457. */
-const isOAuthPath = (url: string): boolean => url.startsWith('/oauth2/');
+export const isOAuthPath = (url: string): boolean => url.startsWith('/oauth2/');
+
+/** RFC 6749 §5.2 error body. */
+export const oauthErrorBody = (err: OAuthError) => ({ error: err.code, error_description: err.description });
+
+/** RFC 9457 problem details body. */
+export const problemBody = (err: ApiProblem) => ({ type: problemType(err.code), title: err.title, status: err.status, detail: err.detail });
 
 export function sendOAuthError(reply: FastifyReply, err: OAuthError): FastifyReply {
   reply.code(err.status).header('cache-control', 'no-store').header('pragma', 'no-cache');
   // RFC 6749 §5.2: a client that tried HTTP Basic gets the matching challenge.
   if (err.options.basicChallenge) reply.header('www-authenticate', `Basic realm="${BEARER_REALM}"`);
   if (err.options.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.options.retryAfterSeconds));
-  return reply.type('application/json').send({ error: err.code, error_description: err.description });
+  return reply.type('application/json').send(oauthErrorBody(err));
 }
 
 /** RFC 6750 §3: `Bearer realm="…", error="…", error_description="…", scope="…"`. */
@@ -28,12 +34,7 @@ export function sendProblem(reply: FastifyReply, err: ApiProblem): FastifyReply 
   reply.code(err.status).header('cache-control', 'private, no-store');
   if (err.options.challenge) reply.header('www-authenticate', bearerChallenge(err.options.challenge));
   if (err.options.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.options.retryAfterSeconds));
-  return reply.type('application/problem+json').send({
-    type: problemType(err.code),
-    title: err.title,
-    status: err.status,
-    detail: err.detail,
-  });
+  return reply.type('application/problem+json').send(problemBody(err));
 }
 
 /**
@@ -76,7 +77,7 @@ export function registerErrorHandling(
 }
 
 /** Keeps the family's shape but carries a more precise HTTP status (413, 415). */
-function withStatus<T extends OAuthError | ApiProblem>(err: T, status: number): T {
+export function withStatus<T extends OAuthError | ApiProblem>(err: T, status: number): T {
   (err as { status: number }).status = status;
   return err;
 }
@@ -91,7 +92,7 @@ function requestError(error: FastifyError, request: FastifyRequest): { status: n
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { status: 415, message: `Content-Type ${request.headers['content-type'] ?? '(none)'} is not accepted here.` };
+      return { status: 415, message: `Content-Type ${truncate(request.headers['content-type'] ?? '(none)')} is not accepted here.` };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { status: 413, message: 'The request body is too large.' };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':

@@ -32,7 +32,7 @@ export async function issueAccessToken(
   scopes: string[],
   deps: { keys: KeyRing; clock: Clock; ttlSeconds: number },
 ): Promise<IssuedToken> {
-  const key = deps.keys.signingKey();
+  const key = await deps.keys.currentSigningKey();
   const iat = Math.floor(deps.clock.now() / 1000);
   const scope = scopes.join(' ');
   const claims: AccessTokenClaims = {

@@ -21,6 +21,9 @@ export interface AuthorizationServers {
   byIssuer(issuer: string): AuthorizationServer | undefined;
 }
 
+/** The one scope each server offers (the seed's forms A and B). */
+export const SERVER_SCOPES = { default: 'public_api.read', custom: 'studies:read' } as const;
+
 /** Okta-like id of the custom server: `aus` + 17 base62 characters. */
 export const generateAuthServerId = (): string => `aus${randomBase62(17)}`;
 
@@ -32,8 +35,8 @@ export async function resolveAuthorizationServers(config: Config, store: Store):
   const customId = config.authServerId ?? (await store.getOrSetSetting('auth_server_id', generateAuthServerId()));
   const issuer = (id: string) => `${config.authUrl}/oauth2/${id}`;
   const servers: AuthorizationServer[] = [
-    { id: 'default', form: 'A', issuer: issuer('default'), audience: 'api://default', scope: 'public_api.read' },
-    { id: customId, form: 'B', issuer: issuer(customId), audience: config.authServerAudience, scope: 'studies:read' },
+    { id: 'default', form: 'A', issuer: issuer('default'), audience: 'api://default', scope: SERVER_SCOPES.default },
+    { id: customId, form: 'B', issuer: issuer(customId), audience: config.authServerAudience, scope: SERVER_SCOPES.custom },
   ];
   return {
     default: servers[0]!,

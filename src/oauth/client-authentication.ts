@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { RateLimiter } from '../http/rate-limiter.js';
 import { oauthErrors } from '../errors.js';
 import type { ClientForAuth, Store } from '../store/store.js';
 import type { SecretHasher } from './client-secrets.js';
@@ -91,4 +93,26 @@ export async function requireClient(
   const auth = await authenticateClient(presented, deps);
   if (!auth.ok) throw oauthErrors.invalidClient(auth.reason, basic);
   return auth.client;
+}
+
+/**
+ * Counts every request that authenticates a client (token, introspection, revocation), failed
+ * ones included, per source address and per presented client id, before any secret is
+ * checked: guessing secrets is throttled from either side, on every endpoint that checks one.
+ */
+export async function throttleClientAuthentication(
+  request: FastifyRequest<{ Body: { client_id?: string; client_secret?: string } }>,
+  deps: { config: Config; rateLimiter: RateLimiter },
+): Promise<void> {
+  const { rateLimit } = deps.config;
+  const byAddress = await deps.rateLimiter.hit(`token:ip:${request.ip}`, rateLimit.tokenPerAddressPerWindow, rateLimit.windowSeconds);
+  if (!byAddress.allowed) throw oauthErrors.tooManyRequests(byAddress.resetSeconds);
+  const presented = readClientCredentials(request.headers.authorization, request.body);
+  if (!presented.ok) return;
+  const byClient = await deps.rateLimiter.hit(
+    `token:client:${presented.clientId.slice(0, 128)}`,
+    rateLimit.tokenPerClientPerWindow,
+    rateLimit.windowSeconds,
+  );
+  if (!byClient.allowed) throw oauthErrors.tooManyRequests(byClient.resetSeconds);
 }

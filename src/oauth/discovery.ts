@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { AuthorizationServer } from './authorization-servers.js';
+import { PUBLIC_SECURITY } from '../docs/security-schemes.js';
+import { serverDocs } from '../docs/tags.js';
+import { publicDocumentResponses } from './responses.js';
 import { AuthorizationServerMetadata } from './schemas.js';
 
 const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
@@ -30,21 +33,28 @@ export function authorizationServerMetadata(server: AuthorizationServer, config:
  */
 export function registerDiscovery(app: FastifyInstance, server: AuthorizationServer, config: Config): void {
   const metadata = authorizationServerMetadata(server, config);
-  const paths = [
-    `/oauth2/${server.id}/.well-known/oauth-authorization-server`,
-    `/oauth2/${server.id}/.well-known/openid-configuration`,
-    `/.well-known/oauth-authorization-server/oauth2/${server.id}`,
+  const { tag, suffix } = serverDocs(server);
+  const locations = [
+    { path: `/oauth2/${server.id}/.well-known/oauth-authorization-server`, name: 'Metadata', where: 'appended to the issuer (Okta)' },
+    { path: `/oauth2/${server.id}/.well-known/openid-configuration`, name: 'OpenIdConfiguration', where: 'at the OpenID Connect Discovery location' },
+    { path: `/.well-known/oauth-authorization-server/oauth2/${server.id}`, name: 'MetadataRfc8414', where: 'inserted after the host (RFC 8414 §3.1)' },
   ];
-  for (const [i, path] of paths.entries()) {
+  for (const { path, name, where } of locations) {
     app.get(
       path,
       {
         schema: {
-          summary: `Metadata of the ${server.id} authorization server`,
-          tags: ['Authorization server'],
-          operationId: `metadata_${server.form}_${i}`,
-          hide: i > 0,
-          response: { 200: AuthorizationServerMetadata },
+          summary: `Authorization server metadata (form ${server.form}), ${where}`,
+          description: 'RFC 8414: the endpoints, scopes and client authentication methods of this server. The same document at every location.',
+          tags: [tag],
+          operationId: `get${name}${suffix}`,
+          security: PUBLIC_SECURITY,
+          response: publicDocumentResponses({
+            description: 'RFC 8414 §3.2 metadata.',
+            schema: AuthorizationServerMetadata,
+            maxAgeSeconds: 3600,
+            why: 'Changes only with the configuration.',
+          }),
         },
       },
       async (_request, reply) => {

@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { CLIENT_AUTHENTICATION_SECURITY } from '../docs/security-schemes.js';
+import { serverDocs } from '../docs/tags.js';
 import type { AuthorizationServer } from './authorization-servers.js';
-import { requireClient } from './client-authentication.js';
+import { requireClient, throttleClientAuthentication } from './client-authentication.js';
 import { inspectAccessToken } from './inspect-access-token.js';
 import type { OAuthDeps } from './oauth-deps.js';
-import { IntrospectionResponse, OAuthErrorBody, TokenOperationBody } from './schemas.js';
+import { clientAuthenticatedResponses } from './responses.js';
+import { IntrospectionResponse, TokenOperationBody } from './schemas.js';
 
 /**
  * RFC 7662 token introspection. A client may introspect only tokens issued to itself by this
@@ -15,15 +18,27 @@ export function registerIntrospectionEndpoint(app: FastifyInstance, server: Auth
     `/oauth2/${server.id}/v1/introspect`,
     {
       schema: {
-        summary: `Introspect an access token (${server.id} server)`,
-        tags: ['Authorization server'],
-        operationId: `introspect_${server.form}`,
+        summary: `Introspect an access token (form ${server.form})`,
+        description: 'RFC 7662. A client learns about its own tokens from this server only; anything else is `{"active": false}`.',
+        tags: [serverDocs(server).tag],
+        operationId: `introspectToken${serverDocs(server).suffix}`,
+        security: CLIENT_AUTHENTICATION_SECURITY,
         consumes: ['application/x-www-form-urlencoded'],
         body: TokenOperationBody,
-        response: { 200: IntrospectionResponse, 400: OAuthErrorBody, 401: OAuthErrorBody },
+        response: clientAuthenticatedResponses(
+          { description: 'RFC 7662 §2.2 introspection response.', schema: IntrospectionResponse },
+          {
+            badRequest: {
+              codes: ['invalid_request'],
+              description: 'A parameter missing or repeated, or both client authentication methods.',
+            },
+            throttled: true,
+          },
+        ),
       },
     },
     async (request, reply) => {
+      await throttleClientAuthentication(request, deps);
       const client = await requireClient(request, deps);
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       const inspection = await inspectAccessToken(request.body.token, deps);

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from '@sinclair/typebox';
+import { CLIENT_AUTHENTICATION_SECURITY } from '../docs/security-schemes.js';
+import { serverDocs } from '../docs/tags.js';
 import { oauthErrors } from '../errors.js';
 import type { AuthorizationServer } from './authorization-servers.js';
-import { requireClient } from './client-authentication.js';
+import { requireClient, throttleClientAuthentication } from './client-authentication.js';
 import type { OAuthDeps } from './oauth-deps.js';
-import { OAuthErrorBody, TokenOperationBody } from './schemas.js';
+import { clientAuthenticatedResponses } from './responses.js';
+import { TokenOperationBody } from './schemas.js';
 
 /**
  * RFC 7009 token revocation. The token's jti is denied until the token would have expired
@@ -16,15 +18,28 @@ export function registerRevocationEndpoint(app: FastifyInstance, server: Authori
     `/oauth2/${server.id}/v1/revoke`,
     {
       schema: {
-        summary: `Revoke an access token (${server.id} server)`,
-        tags: ['Authorization server'],
-        operationId: `revoke_${server.form}`,
+        summary: `Revoke an access token (form ${server.form})`,
+        description: 'RFC 7009. The token stops working on the next request; an invalid or unknown token is answered 200 too.',
+        tags: [serverDocs(server).tag],
+        operationId: `revokeToken${serverDocs(server).suffix}`,
+        security: CLIENT_AUTHENTICATION_SECURITY,
         consumes: ['application/x-www-form-urlencoded'],
         body: TokenOperationBody,
-        response: { 200: Type.Null({ description: 'Revoked, or was not a valid token.' }), 400: OAuthErrorBody, 401: OAuthErrorBody },
+        response: clientAuthenticatedResponses(
+          { description: 'Revoked, or was not a valid token of this server (RFC 7009 §2.2); no body.', schema: null },
+          {
+            badRequest: {
+              codes: ['invalid_request'],
+              description:
+                'A parameter missing or repeated, both client authentication methods, or a valid token issued to another client.',
+            },
+            throttled: true,
+          },
+        ),
       },
     },
     async (request, reply) => {
+      await throttleClientAuthentication(request, deps);
       const client = await requireClient(request, deps);
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       const verified = await deps.verifier.verify(request.body.token);

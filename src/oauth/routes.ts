@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { OAuthDeps } from './oauth-deps.js';
+import { PUBLIC_SECURITY } from '../docs/security-schemes.js';
+import { serverDocs } from '../docs/tags.js';
+import { publicDocumentResponses } from './responses.js';
 import { JwkSet } from './schemas.js';
 import { registerDiscovery } from './discovery.js';
 import { registerIntrospectionEndpoint } from './introspection-endpoint.js';
@@ -18,9 +21,17 @@ export function registerAuthorizationServers(app: FastifyInstance, deps: OAuthDe
       `/oauth2/${server.id}/v1/keys`,
       {
         schema: {
-          summary: `Signing keys of the ${server.id} server (JWKS)`,
-          tags: ['Authorization server'],
-          response: { 200: JwkSet },
+          summary: `Signing keys (JWKS, form ${server.form})`,
+          description: 'RFC 7517 JWK Set: the public keys that verify this server\'s access tokens, including a retired key until its tokens expire.',
+          tags: [serverDocs(server).tag],
+          operationId: `getKeys${serverDocs(server).suffix}`,
+          security: PUBLIC_SECURITY,
+          response: publicDocumentResponses({
+            description: 'The JWK Set.',
+            schema: JwkSet,
+            maxAgeSeconds: 300,
+            why: 'Keys change only by rotation, and a retired key stays published for a token lifetime.',
+          }),
         },
       },
       async (_request, reply) => {

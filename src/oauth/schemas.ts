@@ -12,7 +12,7 @@ export const TokenRequestBody = Type.Object(
     client_id: Type.Optional(Type.String({ description: 'With client_secret_post; omit when using HTTP Basic.' })),
     client_secret: Type.Optional(Type.String({ description: 'With client_secret_post; omit when using HTTP Basic.' })),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, title: 'TokenRequest' },
 );
 export type TokenRequestBody = Static<typeof TokenRequestBody>;
 
@@ -23,7 +23,7 @@ export const TokenResponse = Type.Object(
     access_token: Type.String({ description: 'An RFC 9068 JWT access token.' }),
     scope: Type.String({ description: 'The scope granted.' }),
   },
-  { description: 'RFC 6749 §5.1 access token response.' },
+  { description: 'RFC 6749 §5.1 access token response.', title: 'TokenResponse' },
 );
 
 export const OAuthErrorBody = Type.Object(
@@ -46,11 +46,11 @@ export const JwkSet = Type.Object(
           n: Type.String(),
           e: Type.String(),
         },
-        { additionalProperties: true },
+        { additionalProperties: true, title: 'Jwk' },
       ),
     ),
   },
-  { description: 'RFC 7517 JWK Set: the public keys that verify access tokens.' },
+  { description: 'RFC 7517 JWK Set: the public keys that verify access tokens.', title: 'JwkSet' },
 );
 
 /** RFC 7662 §2.1 and RFC 7009 §2.1: a token plus the client's own authentication. */
@@ -61,7 +61,7 @@ export const TokenOperationBody = Type.Object(
     client_id: Type.Optional(Type.String({ description: 'With client_secret_post; omit when using HTTP Basic.' })),
     client_secret: Type.Optional(Type.String({ description: 'With client_secret_post; omit when using HTTP Basic.' })),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, title: 'TokenOperationRequest' },
 );
 export type TokenOperationBody = Static<typeof TokenOperationBody>;
 
@@ -79,7 +79,7 @@ export const IntrospectionResponse = Type.Object(
     jti: Type.Optional(Type.String()),
     username: Type.Optional(Type.String({ description: 'Email of the API user holding the credential.' })),
   },
-  { description: 'RFC 7662 §2.2: `{"active": false}` alone for anything not currently valid.' },
+  { description: 'RFC 7662 §2.2: `{"active": false}` alone for anything not currently valid.', title: 'IntrospectionResponse' },
 );
 
 const StringList = Type.Array(Type.String());
@@ -99,5 +99,5 @@ export const AuthorizationServerMetadata = Type.Object(
     revocation_endpoint_auth_methods_supported: StringList,
     service_documentation: Type.String(),
   },
-  { description: 'RFC 8414 authorization server metadata.' },
+  { description: 'RFC 8414 authorization server metadata.', title: 'AuthorizationServerMetadata' },
 );

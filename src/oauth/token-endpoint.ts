@@ -1,10 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { CLIENT_AUTHENTICATION_SECURITY } from '../docs/security-schemes.js';
+import { serverDocs } from '../docs/tags.js';
 import { oauthErrors } from '../errors.js';
 import type { OAuthDeps } from './oauth-deps.js';
 import type { AuthorizationServer } from './authorization-servers.js';
 import { issueAccessToken } from './access-tokens.js';
-import { readClientCredentials, requireClient } from './client-authentication.js';
-import { OAuthErrorBody, TokenRequestBody, TokenResponse } from './schemas.js';
+import { requireClient, throttleClientAuthentication } from './client-authentication.js';
+import { clientAuthenticatedResponses } from './responses.js';
+import { TokenRequestBody, TokenResponse } from './schemas.js';
 import { grantScopes } from './scopes.js';
 
 // Writing last_used_at on every token request would turn reads into writes; a minute is precise enough.
@@ -16,18 +19,32 @@ export function registerTokenEndpoint(app: FastifyInstance, server: Authorizatio
     `/oauth2/${server.id}/v1/token`,
     {
       schema: {
-        summary: `Get an access token (${server.form === 'A' ? 'form A' : 'form B'})`,
+        summary: `Get an access token (form ${server.form})`,
         description:
-          'Client-credentials grant. Authenticate with `client_id`/`client_secret` form keys or HTTP Basic, not both.',
-        tags: ['Authorization server'],
-        operationId: server.form === 'A' ? 'getTokenDefaultServer' : 'getTokenCustomServer',
+          'Client-credentials grant (RFC 6749 §4.4). Authenticate with `client_id`/`client_secret` form keys or HTTP Basic, ' +
+          'not both. Every parameter at most once.',
+        tags: [serverDocs(server).tag],
+        operationId: `getToken${serverDocs(server).suffix}`,
+        security: CLIENT_AUTHENTICATION_SECURITY,
         consumes: ['application/x-www-form-urlencoded'],
         body: TokenRequestBody,
-        response: { 200: TokenResponse, 400: OAuthErrorBody, 401: OAuthErrorBody, 429: OAuthErrorBody },
+        response: clientAuthenticatedResponses(
+          { description: 'RFC 6749 §5.1: the access token, valid on every Results API endpoint.', schema: TokenResponse },
+          {
+            badRequest: {
+              codes: ['invalid_request', 'unsupported_grant_type', 'invalid_scope'],
+              title: 'TokenRequestError',
+              description:
+                'invalid_request: a parameter missing or repeated, or both client authentication methods; ' +
+                'unsupported_grant_type: not client_credentials; invalid_scope: a scope this server does not offer.',
+            },
+            throttled: true,
+          },
+        ),
       },
     },
     async (request, reply) => {
-      await throttleTokenRequests(request, deps);
+      await throttleClientAuthentication(request, deps);
       const client = await requireClient(request, deps);
 
       if (request.body.grant_type !== 'client_credentials') throw oauthErrors.unsupportedGrantType(request.body.grant_type);
@@ -55,22 +72,4 @@ export function registerTokenEndpoint(app: FastifyInstance, server: Authorizatio
       };
     },
   );
-}
-
-/**
- * Counts every token request, failed ones included, per source address and per presented
- * client id, before any secret is checked: guessing secrets is throttled from either side.
- */
-async function throttleTokenRequests(request: FastifyRequest<{ Body: TokenRequestBody }>, deps: OAuthDeps): Promise<void> {
-  const { rateLimit } = deps.config;
-  const byAddress = await deps.rateLimiter.hit(`token:ip:${request.ip}`, rateLimit.tokenPerAddressPerWindow, rateLimit.windowSeconds);
-  if (!byAddress.allowed) throw oauthErrors.tooManyRequests(byAddress.resetSeconds);
-  const presented = readClientCredentials(request.headers.authorization, request.body);
-  if (!presented.ok) return;
-  const byClient = await deps.rateLimiter.hit(
-    `token:client:${presented.clientId.slice(0, 128)}`,
-    rateLimit.tokenPerClientPerWindow,
-    rateLimit.windowSeconds,
-  );
-  if (!byClient.allowed) throw oauthErrors.tooManyRequests(byClient.resetSeconds);
 }

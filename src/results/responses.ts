@@ -30,7 +30,19 @@ const wwwAuthenticate = (required: boolean, example: string): ResponseHeaders =>
   ),
 });
 
-/** RFC 9457 problem details whose `type` and `status` are those this response can carry. */
+const PROBLEM_TITLES: Record<number, string> = {
+  400: 'InvalidParameterProblem',
+  401: 'UnauthorizedProblem',
+  403: 'InsufficientScopeProblem',
+  404: 'NotFoundProblem',
+  429: 'RateLimitedProblem',
+  500: 'InternalProblem',
+};
+
+/**
+ * RFC 9457 problem details whose `type` and `status` are those this response can carry,
+ * named by status (a named component in the OpenAPI document).
+ */
 function problemBody(status: number, codes: ProblemCode[]): TSchema {
   return Type.Object(
     {
@@ -43,7 +55,7 @@ function problemBody(status: number, codes: ProblemCode[]): TSchema {
       status: Type.Unsafe<number>({ type: 'integer', const: status, description: 'The HTTP status code.' }),
       detail: Type.String({ description: 'What was wrong with this request, e.g. the parameter and its rule.' }),
     },
-    { description: Problem.description },
+    { description: Problem.description, title: PROBLEM_TITLES[status] },
   );
 }
 

@@ -39,30 +39,39 @@ export type SessionResultsQuery = Static<typeof SessionResultsQuery>;
 
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description, examples: ['2024-11-21T12:23:52.614Z'] });
 
-export const SessionResult = Type.Object({
-  sessionId: Type.String({ format: 'uuid' }),
-  audienceId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
-  status: Type.String({ examples: ['COMPLETE'] }),
-  startTime: Timestamp('UTC, ISO 8601 with milliseconds.'),
-  finishTime: Type.Union([Timestamp('UTC, ISO 8601 with milliseconds; null while unfinished.'), Type.Null()]),
-});
+export const SessionResult = Type.Object(
+  {
+    sessionId: Type.String({ format: 'uuid' }),
+    audienceId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+    status: Type.String({ examples: ['COMPLETE'] }),
+    startTime: Timestamp('UTC, ISO 8601 with milliseconds.'),
+    finishTime: Type.Union([Timestamp('UTC, ISO 8601 with milliseconds; null while unfinished.'), Type.Null()]),
+  },
+  { title: 'SessionResult' },
+);
 
-export const Pagination = Type.Object({
-  limit: Type.Integer(),
-  offset: Type.Integer(),
-  totalCount: Type.Integer({ description: 'Sessions of the test across all pages.' }),
-  rowsPerPage: Type.Optional(Type.Integer({ description: 'Current form only.' })),
-  pageNumber: Type.Optional(Type.Integer({ description: 'Current form only.' })),
-  totalPages: Type.Optional(Type.Integer({ description: 'Current form only.' })),
-});
+export const Pagination = Type.Object(
+  {
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+    totalCount: Type.Integer({ description: 'Sessions of the test across all pages.' }),
+    rowsPerPage: Type.Optional(Type.Integer({ description: 'Current form only.' })),
+    pageNumber: Type.Optional(Type.Integer({ description: 'Current form only.' })),
+    totalPages: Type.Optional(Type.Integer({ description: 'Current form only.' })),
+  },
+  { title: 'Pagination' },
+);
 
-export const SessionResultsPage = Type.Object({
-  testId: Type.String({ format: 'uuid' }),
-  sessions: Type.Array(SessionResult, {
-    description: 'Newest first by startTime; ties by sessionId descending.',
-  }),
-  meta: Type.Object({ pagination: Pagination }),
-});
+export const SessionResultsPage = Type.Object(
+  {
+    testId: Type.String({ format: 'uuid' }),
+    sessions: Type.Array(SessionResult, {
+      description: 'Newest first by startTime; ties by sessionId descending.',
+    }),
+    meta: Type.Object({ pagination: Pagination }),
+  },
+  { title: 'SessionResultsPage' },
+);
 export type SessionResultsPage = Static<typeof SessionResultsPage>;
 
 export const WorkspaceParams = Type.Object({ workspaceId: Uuid('A workspace where the caller is a member.') });
@@ -74,20 +83,29 @@ const WorkspaceFields = {
   createdAt: Timestamp('When the workspace was created.'),
 };
 
-export const WorkspaceList = Type.Object({ workspaces: Type.Array(Type.Object(WorkspaceFields)) });
+export const WorkspaceList = Type.Object(
+  { workspaces: Type.Array(Type.Object(WorkspaceFields, { title: 'Workspace' })) },
+  { title: 'WorkspaceList' },
+);
 
-export const WorkspaceDetail = Type.Object({
-  ...WorkspaceFields,
-  tests: Type.Array(
-    Type.Object({
-      id: Type.String({ format: 'uuid' }),
-      title: Type.String(),
-      productType: Type.String(),
-      createdAt: Timestamp('When the test was created.'),
-      sessionCount: Type.Integer(),
-    }),
-  ),
-});
+export const WorkspaceDetail = Type.Object(
+  {
+    ...WorkspaceFields,
+    tests: Type.Array(
+      Type.Object(
+        {
+          id: Type.String({ format: 'uuid' }),
+          title: Type.String(),
+          productType: Type.String(),
+          createdAt: Timestamp('When the test was created.'),
+          sessionCount: Type.Integer(),
+        },
+        { title: 'Test' },
+      ),
+    ),
+  },
+  { title: 'WorkspaceDetail' },
+);
 
 export const Problem = Type.Object(
   {

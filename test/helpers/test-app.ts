@@ -6,6 +6,7 @@ import { buildApp, type AppDeps } from '../../src/app.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
+import { recordResponseConformance } from './response-conformance.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -17,11 +18,12 @@ export interface TestApp {
 }
 
 /**
- * Starts the real app on an ephemeral port over a fresh SQLite file (or the given
- * DATABASE_URL). `env` overrides configuration the way the environment would.
+ * Starts the real app on an ephemeral port (or `port`) over a fresh SQLite file (or the given
+ * DATABASE_URL). `env` overrides configuration the way the environment would. Every response
+ * is checked against the OpenAPI document; `close()` fails if any did not conform.
  */
 export async function startTestApp(
-  options: { env?: Record<string, string>; clock?: Clock; logger?: AppDeps['logger'] } = {},
+  options: { env?: Record<string, string>; clock?: Clock; logger?: AppDeps['logger']; port?: number } = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'results-api-test-'));
   const databaseUrl = options.env?.DATABASE_URL ?? `sqlite:${join(dir, 'results.db')}`;
@@ -29,7 +31,8 @@ export async function startTestApp(
   const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1:8080', ...options.env, DATABASE_URL: databaseUrl });
   const runtime = await openRuntime(config, options.clock ? { clock: options.clock } : {});
   const app = await buildApp({ ...runtime, logger: options.logger });
-  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const conformance = recordResponseConformance(app);
+  const address = await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   return {
     app,
     runtime,
@@ -39,6 +42,10 @@ export async function startTestApp(
       await app.close();
       await runtime.close();
       rmSync(dir, { recursive: true, force: true });
+      const violations = conformance.violations();
+      if (violations.length > 0) {
+        throw new Error(`Responses that do not conform to the OpenAPI document:\n${violations.join('\n')}`);
+      }
     },
   };
 }

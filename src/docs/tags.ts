@@ -1,0 +1,31 @@
+import type { AuthorizationServer } from '../oauth/authorization-servers.js';
+
+/** The groups of the API reference, in the order a new user needs them. */
+export const TAG = {
+  results: 'Results (v2)',
+  legacy: 'Legacy (v1)',
+  customServer: 'Authorization server (form B)',
+  defaultServer: 'Authorization server default (form A)',
+  operations: 'Operations',
+} as const;
+
+export const TAG_DESCRIPTIONS: { name: string; description: string }[] = [
+  { name: TAG.results, description: 'List the session results of a test, page by page.' },
+  { name: TAG.legacy, description: 'Discovery: the workspaces where the caller is a member, and their tests (the ids to use as testId).' },
+  {
+    name: TAG.customServer,
+    description: 'The custom authorization server (`/oauth2/<id>`, scope `studies:read`): tokens, keys, metadata, introspection, revocation.',
+  },
+  {
+    name: TAG.defaultServer,
+    description: 'The `default` authorization server (`/oauth2/default`, scope `public_api.read`): the same endpoints for form A.',
+  },
+  { name: TAG.operations, description: 'Liveness and readiness probes for load balancers and orchestrators.' },
+];
+
+/** Where a server's operations are listed, and the suffix that keeps their operationIds unique. */
+export function serverDocs(server: AuthorizationServer): { tag: string; suffix: string } {
+  return server.form === 'A'
+    ? { tag: TAG.defaultServer, suffix: 'DefaultServer' }
+    : { tag: TAG.customServer, suffix: 'CustomServer' };
+}

@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import { generateClientId } from '../../src/oauth/client-secrets.js';
+import { seed, seedClient, type Seeded, type SeededClient } from '../helpers/seed.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { callApi, INVALID_CLIENT, introspect, revoke } from '../helpers/token-operations.js';
+import { authHeaders, mintToken, requestToken } from '../helpers/tokens.js';
+
+/**
+ * Rate limits, in fixed windows aligned to the clock (RATE_LIMIT_WINDOW_SECONDS, 60 here):
+ * per client on the Results API, and on the client-authenticated endpoints of the
+ * authorization servers per presented client id and per source address, failed attempts
+ * included, so guessing secrets is throttled from either side.
+ */
+
+// On a window boundary, so x-ratelimit-reset is exactly the window length.
+const START = Date.UTC(2026, 0, 1, 12, 0, 0, 0);
+const WINDOW_SECONDS = 60;
+
+const RATE_LIMITED = (seconds: number) => ({
+  type: 'urn:results-api:problem:rate-limited',
+  title: 'Too many requests',
+  status: 429,
+  detail: `Rate limit exceeded; retry in ${seconds} s.`,
+});
+const SLOW_DOWN = { error: 'slow_down', error_description: 'Too many token requests; retry later.' };
+
+const rateLimitHeaders = (res: Response) => ({
+  limit: res.headers.get('x-ratelimit-limit'),
+  remaining: res.headers.get('x-ratelimit-remaining'),
+  reset: res.headers.get('x-ratelimit-reset'),
+});
+
+describe('Results API: RATE_LIMIT_API=3 per client', () => {
+  const clock = new ManualClock(START);
+  let t: TestApp;
+  let s: Seeded;
+  let token: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ clock, env: { RATE_LIMIT_API: '3', RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) } });
+    s = await seed(t.runtime, { sessions: 1 });
+    token = await mintToken(t, s);
+  });
+  afterAll(() => t.close());
+
+  it('counts down on every response, refuses the 4th with 429, Retry-After and problem+json, and resets with the window', async () => {
+    const path = `/api/v2/sessionResults?testId=${s.testId}`;
+    const seen = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await callApi(t, authHeaders(token, i % 2 === 0 ? 'bearer' : 'token'), path);
+      expect(res.status).toBe(200);
+      seen.push(rateLimitHeaders(res));
+      clock.advance(5000);
+    }
+    expect(seen).toEqual([
+      { limit: '3', remaining: '2', reset: '60' },
+      { limit: '3', remaining: '1', reset: '55' },
+      { limit: '3', remaining: '0', reset: '50' },
+    ]);
+
+    const refused = await callApi(t, authHeaders(token), path);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('45');
+    expect(rateLimitHeaders(refused)).toEqual({ limit: '3', remaining: '0', reset: '45' });
+    expect(refused.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expect(refused.headers.get('cache-control')).toBe('private, no-store');
+    expect(await refused.json()).toEqual(RATE_LIMITED(45));
+
+    // Another client, from the same address, has its own budget.
+    const other = await seed(t.runtime, { sessions: 1 });
+    const otherRes = await callApi(t, authHeaders(await mintToken(t, other)), `/api/v2/sessionResults?testId=${other.testId}`);
+    expect(otherRes.status).toBe(200);
+    expect(rateLimitHeaders(otherRes)).toEqual({ limit: '3', remaining: '2', reset: '45' });
+
+    // A new token does not buy a new budget: the limit is the client's.
+    expect((await callApi(t, authHeaders(await mintToken(t, s, 'A'), 'token'), path)).status).toBe(429);
+
+    clock.advance(45_000);
+    const next = await callApi(t, authHeaders(token), path);
+    expect(next.status).toBe(200);
+    expect(rateLimitHeaders(next)).toEqual({ limit: '3', remaining: '2', reset: '60' });
+  });
+
+  it('requests without a valid token count against the source address, and are then refused with 429', async () => {
+    clock.set(START + 10 * WINDOW_SECONDS * 1000);
+    for (let i = 0; i < 3; i++) {
+      const res = await callApi(t, authHeaders('not-a-token'));
+      expect(res.status).toBe(401);
+      expect(rateLimitHeaders(res)).toEqual({ limit: '3', remaining: String(2 - i), reset: '60' });
+    }
+    const refused = await callApi(t, {});
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect(await refused.json()).toEqual(RATE_LIMITED(60));
+    // A client with a valid token is not held back by someone else's failures at the same address.
+    expect((await callApi(t, authHeaders(token))).status).toBe(200);
+  });
+});
+
+describe('token endpoint: RATE_LIMIT_TOKEN_CLIENT=3 per presented client id', () => {
+  const clock = new ManualClock(START);
+  let t: TestApp;
+  let client: SeededClient;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      clock,
+      env: { RATE_LIMIT_TOKEN_CLIENT: '3', RATE_LIMIT_TOKEN_ADDRESS: '1000', RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) },
+    });
+    client = await seedClient(t.runtime);
+  });
+  afterAll(() => t.close());
+
+  it('failed attempts count: after 3 wrong secrets even the right secret is refused with 429 slow_down until the window ends', async () => {
+    clock.set(START);
+    for (const auth of ['post', 'basic', 'post'] as const) {
+      const res = await requestToken(t, { clientId: client.clientId, clientSecret: 'guess' }, { auth });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual(INVALID_CLIENT);
+    }
+    clock.advance(20_000);
+    for (const auth of ['post', 'basic'] as const) {
+      const refused = await requestToken(t, client, { auth });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('40');
+      expect(refused.headers.get('cache-control')).toBe('no-store');
+      expect(refused.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(await refused.json()).toEqual(SLOW_DOWN);
+    }
+
+    // Other clients from the same address are unaffected.
+    expect((await requestToken(t, await seedClient(t.runtime))).status).toBe(200);
+
+    clock.advance(40_000);
+    expect((await requestToken(t, client)).status).toBe(200);
+  });
+
+  it('successful requests count too (one budget per client id per window, across both servers)', async () => {
+    clock.set(START + 10 * WINDOW_SECONDS * 1000);
+    expect((await requestToken(t, client, { form: 'A' })).status).toBe(200);
+    expect((await requestToken(t, client, { form: 'B' })).status).toBe(200);
+    expect((await requestToken(t, client, { form: 'A', auth: 'basic' })).status).toBe(200);
+    expect((await requestToken(t, client, { form: 'B' })).status).toBe(429);
+  });
+
+  it('guesses at the introspection and revocation endpoints count against the same budget', async () => {
+    clock.set(START + 20 * WINDOW_SECONDS * 1000);
+    const token = await mintToken(t, client);
+    const guess = { clientId: client.clientId, clientSecret: 'guess' };
+    expect((await introspect(t, guess, token)).status).toBe(401);
+    expect((await revoke(t, guess, token, { auth: 'basic' })).status).toBe(401);
+
+    for (const res of [await introspect(t, client, token), await revoke(t, client, token), await requestToken(t, client)]) {
+      expect(res.status).toBe(429);
+      expect(res.headers.get('retry-after')).toBe('60');
+      expect(await res.json()).toEqual(SLOW_DOWN);
+    }
+  });
+
+  it('an unknown client id is throttled like a known one, so the answer reveals nothing', async () => {
+    clock.set(START + 30 * WINDOW_SECONDS * 1000);
+    const unknown = { clientId: generateClientId(), clientSecret: 'guess' };
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await requestToken(t, unknown)).status);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+});
+
+describe('token endpoint: RATE_LIMIT_TOKEN_ADDRESS=3 per source address', () => {
+  const clock = new ManualClock(START);
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      clock,
+      env: { RATE_LIMIT_TOKEN_CLIENT: '1000', RATE_LIMIT_TOKEN_ADDRESS: '3', RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('guesses spread over many client ids are throttled by address; then even a valid client from there is refused', async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await requestToken(t, { clientId: generateClientId(), clientSecret: 'guess' });
+      expect(res.status).toBe(401);
+    }
+    const client = await seedClient(t.runtime);
+    const refused = await requestToken(t, client);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect(await refused.json()).toEqual(SLOW_DOWN);
+
+    clock.advance(WINDOW_SECONDS * 1000);
+    expect((await requestToken(t, client)).status).toBe(200);
+  });
+
+  it('requests without any client authentication count too', async () => {
+    clock.set(START + 10 * WINDOW_SECONDS * 1000);
+    const anonymous = () =>
+      fetch(`${t.url}/oauth2/default/v1/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=client_credentials',
+      });
+    expect([(await anonymous()).status, (await anonymous()).status, (await anonymous()).status]).toEqual([401, 401, 401]);
+    expect((await anonymous()).status).toBe(429);
+  });
+});
