@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AccessReads } from './access/access-cache.js';
 import type { Clock } from './clock.js';
@@ -43,11 +44,18 @@ export interface AppDeps {
   logger?: FastifyServerOptions['loggerInstance'];
 }
 
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
 /** Builds the app with every part registered explicitly; `serve` and the tests both call it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(deps.config.logLevel) }),
-    requestIdHeader: 'x-request-id',
+    // A caller's x-request-id is kept only when short and plain: it is logged and echoed.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
     // Behind a load balancer, the client's address comes from X-Forwarded-For (rate limits key on it).
     trustProxy: deps.config.trustProxy,
     bodyLimit: FORM_BODY_LIMIT,

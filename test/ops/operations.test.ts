@@ -104,3 +104,22 @@ describe('logs', () => {
     }
   });
 });
+
+describe('request ids', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('echoes a plain x-request-id and replaces anything else with a fresh one', async () => {
+    const kept = await fetch(`${t.url}/healthz`, { headers: { 'x-request-id': 'trace-42.a_b' } });
+    expect(kept.headers.get('x-request-id')).toBe('trace-42.a_b');
+    for (const bad of ['a'.repeat(65), 'has space', 'quote"s', '']) {
+      const res = await fetch(`${t.url}/healthz`, { headers: { 'x-request-id': bad } });
+      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const none = await fetch(`${t.url}/healthz`);
+    expect(none.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
