@@ -1,0 +1,147 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { seed, type Seeded } from '../helpers/seed.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+/** Debian's `chromium` package; .ci/run installs it when missing. */
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
+const IN_CI = process.env.CI === 'true';
+const haveChromium = existsSync(CHROMIUM);
+
+if (!haveChromium && !IN_CI) {
+  console.warn(
+    `\n⚠ SKIPPED test/docs/reference-page.test.ts: no Chromium at ${CHROMIUM}. ` +
+      'Install it with `apt-get install -y chromium` to run the API reference page in a real browser.\n',
+  );
+}
+
+/**
+ * The page is served and driven on the port its own document names, so Swagger UI's requests
+ * (token, API) go to the origin the page came from, as they do in production.
+ */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// In CI a missing browser must fail the suite, never skip it.
+describe.skipIf(!haveChromium && !IN_CI)('the API reference page in headless Chromium', { timeout: 90_000 }, () => {
+  let t: TestApp;
+  let seeded: Seeded;
+  let context: BrowserContext;
+  let page: Page;
+  let profile: string;
+  const consoleErrors: string[] = [];
+  const offHostRequests: string[] = [];
+  const failedRequests: string[] = [];
+
+  beforeAll(async () => {
+    if (!haveChromium) throw new Error(`Chromium not found at ${CHROMIUM}; .ci/run installs the Debian package chromium.`);
+    const port = await freePort();
+    t = await startTestApp({ port, env: { PUBLIC_URL: `http://127.0.0.1:${port}` } });
+    seeded = await seed(t.runtime, { sessions: 3 });
+    profile = mkdtempSync(join(tmpdir(), 'results-api-chromium-'));
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    page = context.pages()[0] ?? (await context.newPage());
+    // Fail a step with the locator that did not appear, well before the test's own timeout.
+    page.setDefaultTimeout(20_000);
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => consoleErrors.push(String(error)));
+    page.on('request', (request) => {
+      const { protocol, hostname } = new URL(request.url());
+      if ((protocol === 'http:' || protocol === 'https:') && hostname !== '127.0.0.1') offHostRequests.push(request.url());
+    });
+    page.on('requestfailed', (request) => failedRequests.push(`${request.url()}: ${request.failure()?.errorText}`));
+  });
+
+  // What the page showed when a step failed, for whoever reads the CI artifacts.
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== 'fail' || !page) return;
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'docs-failure.png'), fullPage: true }).catch(() => undefined);
+    console.error(`reference page: console errors ${JSON.stringify(consoleErrors)}, failed requests ${JSON.stringify(failedRequests)}`);
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+    await t?.close();
+  });
+
+  /** The session-results operation, found by the operationId Swagger UI displays. */
+  const listOperation = () =>
+    page.locator('.opblock', { has: page.locator('.opblock-summary-operation-id', { hasText: /^listSessionResults$/ }) });
+
+  it('loads /docs from this server alone, shows the session-results operation, and logs no errors', async () => {
+    const response = await page.goto(`${t.url}/docs`);
+    expect(response?.status()).toBe(200);
+    await listOperation().waitFor({ state: 'visible' });
+    await expect(listOperation().locator('.opblock-summary-path').textContent()).resolves.toBe('/api/v2/sessionResults');
+    await expect(page.locator('.info .title').textContent()).resolves.toContain('results-api');
+
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'docs.png'), fullPage: true });
+
+    expect(consoleErrors).toEqual([]);
+    expect(offHostRequests).toEqual([]);
+    expect(failedRequests).toEqual([]);
+  });
+
+  it('gets a token with pasted client credentials and lists session results', async () => {
+    await page.goto(`${t.url}/docs`);
+    // Authorize: the custom server's client-credentials flow, as a user would paste it.
+    await page.locator('.auth-wrapper .authorize').click();
+    const dialog = page.locator('.dialog-ux');
+    const customServer = dialog.locator('.auth-container', { has: page.locator('h4', { hasText: /^oauth2\b/ }) }).first();
+    await customServer.locator('input[data-name="clientId"]').fill(seeded.clientId);
+    await customServer.locator('input[data-name="clientSecret"]').fill(seeded.clientSecret);
+    await customServer.locator('button.authorize').click();
+    // Swagger UI swaps Authorize for Logout once the token endpoint has answered 200.
+    await dialog.getByRole('button', { name: 'Remove authorization' }).waitFor({ state: 'visible' });
+    await dialog.locator('button.close-modal').click();
+
+    // Try it out: the list request with only the test id.
+    const operation = listOperation();
+    await operation.locator('.opblock-summary').click();
+    await operation.locator('button.try-out__btn').click();
+    await operation.locator('tr[data-param-name="testId"] input').fill(seeded.testId);
+    await operation.locator('button.execute').click();
+
+    const response = operation.locator('.live-responses-table tr.response');
+    await response.waitFor({ state: 'visible' });
+    await expect(response.locator('.response-col_status').textContent()).resolves.toBe('200');
+    const bodyText = await response.locator('.response-col_description .microlight').first().textContent();
+    const body = JSON.parse(bodyText ?? '') as { testId: string; sessions: unknown[] };
+    expect(body.testId).toBe(seeded.testId);
+    expect(body.sessions).toHaveLength(3);
+
+    await page.screenshot({ path: join(ARTIFACTS, 'docs-try-it-out.png'), fullPage: true });
+    expect(consoleErrors).toEqual([]);
+    expect(offHostRequests).toEqual([]);
+    expect(failedRequests).toEqual([]);
+  });
+});
