@@ -37,20 +37,21 @@ describe('graceful shutdown', () => {
         if (!result.answered || result.status !== 200) return;
       }
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // The stream is flowing (whatever the machine's load) before the signal.
+    while (results.length < 50) await new Promise((r) => setTimeout(r, 10));
     const code = await server.stop('SIGTERM');
     await Promise.all(clients);
     agent.destroy();
 
     expect(code).toBe(0);
-    expect(results.filter((r) => r.answered && r.status === 200).length).toBeGreaterThan(16);
+    expect(results.filter((r) => r.answered && r.status === 200).length).toBeGreaterThanOrEqual(50);
     // No response was cut off once it had started.
     expect(results.filter((r) => !r.answered && r.partial)).toEqual([]);
     // Every request the server accepted (logged as incoming) was answered (logged as completed).
     const logged = server.lines.map((l) => JSON.parse(l) as { reqId?: string; msg?: string });
     const incoming = new Set(logged.filter((l) => l.msg === 'incoming request').map((l) => l.reqId));
     const completed = new Set(logged.filter((l) => l.msg === 'request completed').map((l) => l.reqId));
-    expect(incoming.size).toBeGreaterThan(16);
+    expect(incoming.size).toBeGreaterThanOrEqual(50);
     expect([...incoming].filter((id) => !completed.has(id))).toEqual([]);
     expect(logged.some((l) => l.msg === 'shutting down')).toBe(true);
   });
