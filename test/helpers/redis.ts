@@ -3,7 +3,6 @@
  * warning on a laptop, and a failure in CI (CI=true).
  */
 import { Redis } from 'ioredis';
-import { describe } from 'vitest';
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
