@@ -27,26 +27,43 @@ export class ChangeWatcher {
   }
 }
 
+export interface FreshCacheOptions<V> {
+  /** Default 1000: how stale an entry may get if an announcement is lost. */
+  ttlMs?: number;
+  /** Bound on the cache's size, measured by `sizeOf` (default: entries). */
+  maxSize?: number;
+  sizeOf?: (value: V) => number;
+}
+
 /**
  * A bounded cache whose entries are dropped on any change the watcher hears of, and expire
  * after `ttlMs` regardless: the bound on staleness if an announcement is lost, and the only
- * one when processes share PostgreSQL without Redis.
+ * one when processes share PostgreSQL without Redis. Over its size bound, the oldest entries
+ * go first.
  */
 export class FreshCache<V> {
-  private readonly entries = new Map<string, { value: V; expiresAt: number }>();
+  private readonly entries = new Map<string, { value: V; expiresAt: number; size: number }>();
   private epoch = -1;
+  private size = 0;
+  private readonly ttlMs: number;
+  private readonly maxSize: number;
+  private readonly sizeOf: (value: V) => number;
 
   constructor(
     private readonly watcher: ChangeWatcher,
     private readonly clock: Clock,
-    private readonly ttlMs = 1000,
-    private readonly maxEntries = 50_000,
-  ) {}
+    options: FreshCacheOptions<V> = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? 1000;
+    this.maxSize = options.maxSize ?? 50_000;
+    this.sizeOf = options.sizeOf ?? (() => 1);
+  }
 
   async get(key: string, load: () => Promise<V>): Promise<V> {
     const epoch = this.watcher.current();
     if (epoch !== this.epoch) {
       this.entries.clear();
+      this.size = 0;
       this.epoch = epoch;
     }
     const now = this.clock.now();
@@ -54,10 +71,24 @@ export class FreshCache<V> {
     if (hit && hit.expiresAt > now) return hit.value;
     const value = await load();
     // Only cache what was loaded under the current epoch: a change during the load wins.
-    if (this.epoch === epoch) {
-      if (this.entries.size >= this.maxEntries) this.entries.clear();
-      this.entries.set(key, { value, expiresAt: now + this.ttlMs });
-    }
+    if (this.watcher.current() === epoch) this.remember(key, value, now);
     return value;
+  }
+
+  private remember(key: string, value: V, now: number): void {
+    const size = this.sizeOf(value);
+    if (size > this.maxSize) return;
+    const previous = this.entries.get(key);
+    if (previous) {
+      this.size -= previous.size;
+      this.entries.delete(key);
+    }
+    for (const [oldest, entry] of this.entries) {
+      if (this.size + size <= this.maxSize) break;
+      this.entries.delete(oldest);
+      this.size -= entry.size;
+    }
+    this.entries.set(key, { value, expiresAt: now + this.ttlMs, size });
+    this.size += size;
   }
 }

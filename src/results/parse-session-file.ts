@@ -302,8 +302,41 @@ const uuidProblem = (field: string, raw: unknown) => `${field} must be a UUID (g
 const timeProblem = (field: string, raw: unknown) =>
   `${field} must be an ISO 8601 time with a timezone, e.g. 2024-11-21T12:23:52.614Z (got ${shown(raw)})`;
 
-/** Checks one record's values, reporting every problem, in field order. Runs once per line: no needless allocation. */
+/** A UUID already in the stored form (lowercase): nothing to trim or convert. */
+const STORED_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const isStoredUuid = (value: unknown): value is string => typeof value === 'string' && value.length === 36 && STORED_UUID.test(value);
+/** Absent, null or empty: no value (values with spaces around are left to the full reading). */
+const isNothing = (value: unknown): value is undefined | null | '' => value === undefined || value === null || value === '';
+
+/**
+ * Checks one record's values. Runs once per line of files with millions of lines, so the
+ * common case, every value already in the form the store keeps (what an export writes), is
+ * taken without trimming, converting or allocating anything but the session; any other
+ * record gets the full reading (`checkRecordFully`), which reports every problem.
+ */
 function checkRecord(line: number, values: RecordValues): CheckedRecord {
+  const { sessionId, audienceId, status, startTime: start, finishTime: finish } = values;
+  if (
+    isStoredUuid(sessionId) &&
+    (isStoredUuid(audienceId) || isNothing(audienceId)) &&
+    typeof status === 'string' &&
+    STATUS_PATTERN.test(status) &&
+    typeof start === 'string' &&
+    (typeof finish === 'string' || finish === undefined || finish === null)
+  ) {
+    const startTime = parseCanonicalUtc(start);
+    const finishTime = isNothing(finish) ? null : parseCanonicalUtc(finish as string);
+    if (startTime !== undefined && finishTime !== undefined && (finishTime === null || finishTime >= startTime)) {
+      const session = { sessionId, audienceId: isNothing(audienceId) ? null : audienceId, status, startTime, finishTime };
+      return { line, session, problems: undefined, sessionId };
+    }
+  }
+  return checkRecordFully(line, values);
+}
+
+/** Checks one record's values, reporting every problem, in field order. */
+function checkRecordFully(line: number, values: RecordValues): CheckedRecord {
   const { sessionId: rawId, audienceId: rawAudience, status: rawStatus, startTime: rawStart, finishTime: rawFinish } = values;
   let problems: string[] | undefined;
   if (isAbsent(rawId)) problems = withProblem(problems, 'sessionId is missing');
@@ -411,11 +444,21 @@ function parseCanonicalUtc(text: string): number | undefined {
   const minute = digits(text, 14, 2);
   const second = digits(text, 17, 2);
   const millis = n === 24 ? digits(text, 20, 3) : 0;
-  if (year < 100 || month < 1 || month > 12 || day < 1 || millis < 0) return undefined;
+  if (year < 0 || month < 1 || month > 12 || day < 1 || millis < 0) return undefined;
   if (day > daysInMonth(year, month) || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) {
     return undefined;
   }
-  return Date.UTC(year, month - 1, day, hour, minute, second, millis);
+  return ((daysSinceEpoch(year, month, day) * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millis;
+}
+
+/** Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's days_from_civil); Date.UTC is several times slower. */
+function daysSinceEpoch(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }
 
 /** The decimal number in text[at, at+count), or -1 if any of those is not a digit. */

@@ -4,6 +4,7 @@ import { apiErrors } from '../errors.js';
 import { strictQuery } from '../http/strict-query.js';
 import type { AccessReads } from '../access/access-cache.js';
 import type { Store } from '../store/store.js';
+import { isoTime } from './iso-time.js';
 import { listSessionResults } from './list-session-results.js';
 import type { SessionPageReader } from './session-pages.js';
 import { resolvePaging, type Paging } from './paging.js';
@@ -16,7 +17,6 @@ import {
   WorkspaceParams,
 } from './schemas.js';
 
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 /**
  * The Results API. Each operation is served on its `/api` path and on the earlier path
@@ -48,9 +48,13 @@ export function registerResultsRoutes(scope: FastifyInstance, deps: { store: Sto
           ),
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const paging = resolvePaging(request.query, defaultForm);
-        return listSessionResults(deps, request.caller, request.query.testId.toLowerCase(), paging);
+        // The 200 response schema's compiled serializer (fast-json-stringify).
+        const serialize = reply.getSerializationFunction('200', 'application/json')!;
+        const body = await listSessionResults(deps, request.caller, request.query.testId.toLowerCase(), paging, serialize);
+        // Already serialized by the route's response schema (or taken from the page cache).
+        return reply.type('application/json; charset=utf-8').send(body);
       },
     );
   }
@@ -70,7 +74,7 @@ export function registerResultsRoutes(scope: FastifyInstance, deps: { store: Sto
       },
       async (request) => {
         const workspaces = await deps.store.listWorkspacesForMember(request.caller.email);
-        return { workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, createdAt: iso(w.createdAt) })) };
+        return { workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, createdAt: isoTime(w.createdAt) })) };
       },
     );
 
@@ -100,12 +104,12 @@ export function registerResultsRoutes(scope: FastifyInstance, deps: { store: Sto
         return {
           id: workspace.id,
           name: workspace.name,
-          createdAt: iso(workspace.createdAt),
+          createdAt: isoTime(workspace.createdAt),
           tests: tests.map((t) => ({
             id: t.id,
             title: t.title,
             productType: t.productType,
-            createdAt: iso(t.createdAt),
+            createdAt: isoTime(t.createdAt),
             sessionCount: t.sessionCount,
           })),
         };

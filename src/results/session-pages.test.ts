@@ -47,6 +47,18 @@ describe('SessionPageReader: deep pages by seeking from anchors', () => {
     }
   });
 
+  it('keeps a serialized page until anything changes', async () => {
+    let renders = 0;
+    const render = async () => `body ${++renders}`;
+    expect(await reader.cachedBody('page-1', render)).toBe('body 1');
+    expect(await reader.cachedBody('page-1', render)).toBe('body 1');
+    await store.importSessions(TEST_ID, [{ ...rows[1]!, status: 'ABANDONED' }], by);
+    expect(await reader.cachedBody('page-1', render)).toBe('body 2');
+    // Entries also expire on their own, in case an announcement is lost.
+    clock.advance(1001);
+    expect(await reader.cachedBody('page-1', render)).toBe('body 3');
+  });
+
   it('sees sessions imported after its anchors were built', async () => {
     await reader.read(TEST_ID, 500, 25);
     const newest = { ...rows[0]!, sessionId: sessionId(99_999), startTime: Date.UTC(2030, 0, 1) };

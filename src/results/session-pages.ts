@@ -6,14 +6,21 @@ import { OFFSET_MAX } from './schemas.js';
 /** One anchor per this many sessions: a deep page skips fewer than this many rows. */
 const ANCHOR_EVERY = 100;
 
+/** Serialized pages kept per process: a few thousand typical pages, whatever their number. */
+const BODY_CACHE_BYTES = 8 * 1024 * 1024;
+
 /**
  * Reads pages of a test's sessions at a cost that does not grow with the offset. A database
  * skips OFFSET rows one by one (~400 µs for 10,000 in SQLite); instead we keep, per test, the
  * key of every 100th session up to the deepest reachable offset, seek past the nearest
  * anchor and skip fewer than 100 rows. Anchors are rebuilt after any change.
+ *
+ * Dashboards and pipelines ask for the same pages again and again, so the serialized
+ * response bodies are cached too (bounded by bytes), until anything changes.
  */
 export class SessionPageReader {
   private readonly anchors: FreshCache<SessionKey[]>;
+  private readonly bodies: FreshCache<string>;
 
   constructor(
     private readonly store: Store,
@@ -21,6 +28,12 @@ export class SessionPageReader {
     clock: Clock,
   ) {
     this.anchors = new FreshCache(watcher, clock);
+    this.bodies = new FreshCache(watcher, clock, { maxSize: BODY_CACHE_BYTES, sizeOf: (body) => body.length });
+  }
+
+  /** The serialized body of a page, from the cache or rendered (and kept) now. */
+  cachedBody(key: string, render: () => Promise<string>): Promise<string> {
+    return this.bodies.get(key, render);
   }
 
   async read(testId: string, offset: number, limit: number): Promise<Session[]> {

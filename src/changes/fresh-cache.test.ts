@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../clock.js';
+import { LocalChangeFeed } from './change-feed.js';
+import { ChangeWatcher, FreshCache } from './fresh-cache.js';
+
+describe('FreshCache', () => {
+  const setup = (options = {}) => {
+    const clock = new ManualClock();
+    const feed = new LocalChangeFeed();
+    let version = 0;
+    const watcher = new ChangeWatcher({ externalChangeVersion: () => version }, feed);
+    const cache = new FreshCache<string>(watcher, clock, options);
+    let loads = 0;
+    const load = (value: string) => async () => {
+      loads++;
+      return value;
+    };
+    return { clock, feed, cache, load, loads: () => loads, bumpExternal: () => version++ };
+  };
+
+  it('serves a hit without loading, until the entry expires', async () => {
+    const { cache, load, loads, clock } = setup({ ttlMs: 100 });
+    await cache.get('k', load('a'));
+    expect(await cache.get('k', load('b'))).toBe('a');
+    clock.advance(100);
+    expect(await cache.get('k', load('c'))).toBe('c');
+    expect(loads()).toBe(2);
+  });
+
+  it('drops everything on a change announced on the feed, or made by another connection', async () => {
+    const { cache, load, feed, bumpExternal } = setup();
+    await cache.get('k', load('a'));
+    await feed.publish({ topic: 'access' });
+    expect(await cache.get('k', load('b'))).toBe('b');
+    bumpExternal();
+    expect(await cache.get('k', load('c'))).toBe('c');
+  });
+
+  it('keeps within its size bound by dropping the oldest entries, and never keeps an oversized one', async () => {
+    const { cache, load, loads } = setup({ maxSize: 10, sizeOf: (v: string) => v.length });
+    await cache.get('a', load('aaaa'));
+    await cache.get('b', load('bbbb'));
+    await cache.get('c', load('cccc')); // 12 > 10: 'a' goes
+    expect(await cache.get('b', load('x'))).toBe('bbbb');
+    expect(await cache.get('a', load('AAAA'))).toBe('AAAA');
+    await cache.get('big', load('x'.repeat(11)));
+    expect(await cache.get('big', load('small'))).toBe('small');
+    expect(loads()).toBe(6);
+  });
+
+  it('does not keep a value loaded while a change happened', async () => {
+    const { cache, feed } = setup();
+    let finishLoad: (value: string) => void = () => {};
+    const slow = cache.get('k', () => new Promise<string>((resolve) => (finishLoad = resolve)));
+    await feed.publish({ topic: 'access' });
+    await cache.get('other', async () => 'x'); // a request after the change moves the cache on
+    finishLoad('stale');
+    expect(await slow).toBe('stale');
+    expect(await cache.get('k', async () => 'fresh')).toBe('fresh');
+  });
+});

@@ -1,0 +1,68 @@
+import { open } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
+import { SessionRecordReader, type CheckedRecord, type SessionFileFormat } from './parse-session-file.js';
+
+/**
+ * Session files read as streams, so their size never matters to memory: the file is read a
+ * chunk at a time and only the record straddling two chunks is kept between them.
+ */
+
+/** Bytes read per step: few system calls, little memory. */
+const CHUNK_BYTES = 1024 * 1024;
+
+/** Tells how far reading has got, in bytes of the file. */
+export type OnBytesRead = (bytesRead: number) => void;
+
+/**
+ * The text of `path`, decoded as UTF-8 chunk by chunk (a character split between chunks is
+ * kept whole). One buffer is read into again and again: no garbage but the text itself.
+ */
+export async function* fileText(path: string, onBytesRead?: OnBytesRead): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  const file = await open(path, 'r');
+  try {
+    let total = 0;
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, 0, CHUNK_BYTES, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      yield decoder.write(buffer.subarray(0, bytesRead));
+      onBytesRead?.(total);
+    }
+  } finally {
+    await file.close();
+  }
+  const rest = decoder.end();
+  if (rest) yield rest;
+}
+
+/**
+ * Calls `onRecord` for every record of the file, in file order, and `afterChunk` after each
+ * chunk's records (where a caller may hand on what it gathered); stops reading once the rest
+ * cannot matter.
+ */
+export async function* readSessionRecords(
+  path: string,
+  format: SessionFileFormat,
+  onRecord: (record: CheckedRecord) => void,
+  onBytesRead?: OnBytesRead,
+): AsyncGenerator<void> {
+  const reader = new SessionRecordReader(format, onRecord);
+  for await (const text of fileText(path, onBytesRead)) {
+    reader.write(text);
+    if (reader.done) break;
+    yield;
+  }
+  reader.end();
+}
+
+/** Reads every record of the file, in file order. */
+export async function forEachSessionRecord(
+  path: string,
+  format: SessionFileFormat,
+  onRecord: (record: CheckedRecord) => void,
+  onBytesRead?: OnBytesRead,
+): Promise<void> {
+  for await (const _ of readSessionRecords(path, format, onRecord, onBytesRead));
+}
