@@ -5,10 +5,14 @@ import type { ChangeFeed } from './change-feed.js';
 /**
  * Counts changes this process has heard of: every announcement on the feed, and (SQLite)
  * every commit by another connection, which PRAGMA data_version reveals without a feed.
+ * The database is asked once per turn of the event loop, not once per cache lookup: requests
+ * handled in the same turn arrived together, and a change committed before a request was
+ * sent is seen by the turn that reads that request.
  */
 export class ChangeWatcher {
   private epoch = 0;
   private externalVersion: number | undefined;
+  private askedThisTurn = false;
 
   constructor(
     private readonly store: Pick<Store, 'externalChangeVersion'>,
@@ -18,10 +22,14 @@ export class ChangeWatcher {
   }
 
   current(): number {
-    const version = this.store.externalChangeVersion?.();
-    if (version !== this.externalVersion) {
-      this.externalVersion = version;
-      this.epoch++;
+    if (!this.askedThisTurn && this.store.externalChangeVersion) {
+      this.askedThisTurn = true;
+      setImmediate(() => (this.askedThisTurn = false));
+      const version = this.store.externalChangeVersion();
+      if (version !== this.externalVersion) {
+        this.externalVersion = version;
+        this.epoch++;
+      }
     }
     return this.epoch;
   }
