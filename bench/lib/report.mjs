@@ -1,0 +1,176 @@
+/**
+ * What a run concludes: the ratios against their targets, the tables printed at the end, the
+ * JSON written under bench/results/, and the machine it ran on (a ratio means little without it).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, freemem, loadavg, release, totalmem } from 'node:os';
+import { join } from 'node:path';
+import process from 'node:process';
+
+/** The issue's targets. `higher`: the value must be at least the target; `lower`: at most. */
+export const TARGETS = [
+  { id: 'list.offset0/reference.http', title: 'list offset 0 / plain node:http, same bytes', target: 0.5, better: 'higher' },
+  { id: 'list.offset10k/list.offset0', title: 'list offset 10,000 / list offset 0', target: 0.8, better: 'higher' },
+  { id: 'list.page401/list.offset0', title: 'list pageNumber 401 / list offset 0', target: 0.8, better: 'higher' },
+  { id: 'list.offset0/list.offset0.db10k', title: 'list on 1M-session db / on 10k-session db', target: 0.9, better: 'higher' },
+  { id: 'token/token.oidc-provider', title: 'token endpoint / oidc-provider (RS256 JWT)', target: 2.0, better: 'higher' },
+  { id: 'peakRssUnderListMb', title: 'peak RSS of a server process under list load (MB)', target: 150, better: 'lower' },
+  { id: 'import.sessionsPerSec', title: 'sessions import into SQLite (sessions/s)', target: 100_000, better: 'higher' },
+  // The same ratios on PostgreSQL, when DATABASE_URL names one.
+  { id: 'pg.list.offset10k/pg.list.offset0', title: 'PostgreSQL: list offset 10,000 / offset 0', target: 0.8, better: 'higher', optional: true },
+  { id: 'pg.list.page401/pg.list.offset0', title: 'PostgreSQL: list pageNumber 401 / offset 0', target: 0.8, better: 'higher', optional: true },
+  { id: 'pg.list.offset0/pg.list.offset0.db10k', title: 'PostgreSQL: list on 1M db / on 10k db', target: 0.9, better: 'higher', optional: true },
+];
+
+/** The scenarios whose runs make up "the list load" for peak RSS. */
+const LIST_LOAD = ['list.offset0', 'list.offset10k', 'list.page401', 'scan'];
+
+/**
+ * The server's peak RSS under the list load: of its largest process (what the target is
+ * about: caches bounded whatever the data), and summed over its processes (a cluster).
+ */
+export function peakRssUnderList(scenarios) {
+  const runs = LIST_LOAD.flatMap((id) => scenarios[id]?.runs ?? []);
+  if (runs.length === 0) return null;
+  return {
+    largestProcessMb: Math.max(...runs.map((r) => r.serverPeakRssMb)),
+    allProcessesMb: Math.max(...runs.map((r) => r.serverPeakRssTotalMb)),
+  };
+}
+
+/** The run a scenario is judged by: the fastest of its runs that got only 2xx answers. */
+export function bestRun(scenario) {
+  const clean = (scenario?.runs ?? []).filter((r) => r.non2xx === 0 && !r.errors && !r.timeouts);
+  return clean.reduce((best, r) => (best === null || r.reqPerSec > best.reqPerSec ? r : best), null);
+}
+
+/**
+ * Each target with its value and verdict. A ratio of two scenarios compares their best runs.
+ * With `partial`, only the targets this run could measure are listed.
+ */
+export function computeRatios(report, { partial }) {
+  const { scenarios } = report;
+  const measured = {
+    peakRssUnderListMb: peakRssUnderList(scenarios)?.largestProcessMb ?? null,
+    'import.sessionsPerSec': report.import?.sessionsPerSec ?? null,
+  };
+  const rate = (id) => bestRun(scenarios[id])?.reqPerSec ?? null;
+  const valueOf = (id) => {
+    if (id in measured) return measured[id];
+    const [a, b] = id.split('/');
+    if (!(a in scenarios) || !(b in scenarios)) return undefined;
+    const [top, bottom] = [rate(a), rate(b)];
+    return top === null || !bottom ? null : Number((top / bottom).toFixed(3));
+  };
+  return TARGETS.flatMap((t) => {
+    const value = valueOf(t.id) ?? null;
+    if (value === null && (t.optional || partial)) return [];
+    const pass = value !== null && (t.better === 'higher' ? value >= t.target : value <= t.target);
+    return [{ id: t.id, title: t.title, value, target: t.target, better: t.better, pass }];
+  });
+}
+
+export function machineInfo() {
+  const cpu = cpus();
+  return {
+    cpuModel: cpu[0]?.model ?? 'unknown',
+    cores: cpu.length,
+    memoryGb: Number((totalmem() / 1024 ** 3).toFixed(1)),
+    freeMemoryGb: Number((freemem() / 1024 ** 3).toFixed(1)),
+    nodeVersion: process.version,
+    platform: `${process.platform} ${release()} ${process.arch}`,
+    loadAverage: loadavg().map((l) => Number(l.toFixed(2))),
+  };
+}
+
+/** The commit measured, and whether the working tree differed from it. */
+export function gitInfo(cwd) {
+  const git = (...args) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    return { commit: git('rev-parse', 'HEAD'), dirty: git('status', '--porcelain') !== '' };
+  } catch {
+    return null;
+  }
+}
+
+/** Writes `<startedAt>.json` (and latest.json unless partial); returns the path written. */
+export function writeReport(report, outDir, { partial }) {
+  mkdirSync(outDir, { recursive: true });
+  const file = join(outDir, `${report.startedAt.replace(/[:.]/g, '-')}${partial ? '-partial' : ''}.json`);
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  writeFileSync(file, json);
+  if (!partial) writeFileSync(join(outDir, 'latest.json'), json);
+  return file;
+}
+
+const num = (v, digits = 0) =>
+  v === null || v === undefined
+    ? '-'
+    : Number(v).toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+function scenarioRow(id, s) {
+  const best = bestRun(s);
+  const runs = s.runs.map((r) => `${num(r.reqPerSec)}${r.non2xx ? ` (${num(r.non2xx)} non-2xx)` : ''}`).join(', ');
+  const rate = best ? num(best.reqPerSec) + (s.kind === 'scan' ? ` (${num(best.sessionsPerSec)} sessions/s)` : '') : 'no clean run';
+  return [
+    id,
+    s.server,
+    rate,
+    runs,
+    num(best?.p50Ms, 2),
+    num(best?.p99Ms, 2),
+    num(best?.serverCpuUsPerReq, 1),
+    num(best?.serverCpuPercent),
+    num(best?.serverPeakRssMb, 1) + (best?.serverProcesses > 1 ? ` (${num(best.serverPeakRssTotalMb)} in ${best.serverProcesses})` : ''),
+  ];
+}
+
+function importLine(i) {
+  const outcome = i.sessionsPerSec === null ? i.error : `${num(i.sessionsPerSec)} sessions/s`;
+  return (
+    `sessions import: ${num(i.sessions)} sessions in ${num(i.seconds, 1)} s = ${outcome} ` +
+    `(${i.method}; file ${num(i.fileMb)} MB; importer peak RSS ${num(i.peakRssMb)} MB)`
+  );
+}
+
+function seedLine(name, d) {
+  return (
+    `seed ${name}: ${num(d.sessions)} sessions over ${num(d.tests)} test${d.tests === 1 ? '' : 's'} ` +
+    `in ${num(d.seedSeconds, 1)} s (${num(d.seedSessionsPerSecond)} sessions/s; ${d.method})`
+  );
+}
+
+/** The tables a run prints, in markdown so they paste into docs as they are. */
+export function formatTables(report) {
+  const m = report.machine;
+  const lines = [
+    `results-api benchmark (${report.mode}) · ${m.cpuModel} × ${m.cores} · Node ${m.nodeVersion} · ` +
+      `${report.startedAt} · load average ${m.loadAverage.join(' ')} at start, ${m.loadAverageAtEnd?.join(' ')} at end`,
+    '',
+    ...markdownTable(
+      ['scenario', 'server', 'req/s (best)', 'runs req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'CPU %', 'peak RSS MB'],
+      Object.entries(report.scenarios).map(([id, s]) => scenarioRow(id, s)),
+      [false, false, true, false, true, true, true, true, true],
+    ),
+    '',
+  ];
+  if (report.import) lines.push(importLine(report.import));
+  for (const [name, d] of Object.entries(report.data)) lines.push(seedLine(name, d));
+  const ratioRows = report.ratios.map((r) => [
+    r.title,
+    r.value === null ? '-' : num(r.value, r.target >= 100 ? 0 : 3),
+    `${r.better === 'higher' ? '>=' : '<='} ${num(r.target, r.target >= 100 ? 0 : 1)}`,
+    r.pass ? 'PASS' : 'FAIL',
+  ]);
+  lines.push('', ...markdownTable(['ratio', 'value', 'target', 'result'], ratioRows, [false, true, true, false]));
+  return lines.join('\n');
+}
+
+function markdownTable(header, rows, rightAligned) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const cell = (text, i) => (rightAligned[i] ? String(text).padStart(widths[i]) : String(text).padEnd(widths[i]));
+  const line = (cells) => `| ${cells.map(cell).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (rightAligned[i] ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
+  return [line(header), rule, ...rows.map(line)];
+}

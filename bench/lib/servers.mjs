@@ -1,0 +1,138 @@
+/**
+ * The processes a benchmark drives: the production build (`results-api serve`, one per
+ * database) and the two references, each on a free loopback port, plus the requests that
+ * prove each one answers what it should before it is measured.
+ */
+import { Buffer } from 'node:buffer';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import process from 'node:process';
+import { URLSearchParams } from 'node:url';
+import { expectedPage } from './seed.mjs';
+import { freePort, startNode, waitForHttp } from './processes.mjs';
+
+export const AUTH_SERVER_ID = 'ausBench000000000001';
+const SCOPE = 'studies:read';
+const NO_LIMIT = '1000000000';
+const MEASURE_CHANGING = /^(DATABASE_URL|REDIS_URL|PORT|HOST|PUBLIC_URL|AUTH_URL|BASE_URL|AUTH_SERVER_|TOKEN_TTL_SECONDS|RATE_LIMIT_|LOG_LEVEL)/;
+
+/** The environment of every process we start: ours, minus what would change what is measured. */
+export function childEnv(logLevel, overrides = {}) {
+  const env = { ...process.env };
+  for (const key of Object.keys(env)) if (MEASURE_CHANGING.test(key)) delete env[key];
+  return {
+    ...env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: logLevel,
+    AUTH_SERVER_ID,
+    // One client hammering one server: per-client limits would turn this into a 429 benchmark.
+    RATE_LIMIT_API: NO_LIMIT,
+    RATE_LIMIT_TOKEN_CLIENT: NO_LIMIT,
+    RATE_LIMIT_TOKEN_ADDRESS: NO_LIMIT,
+    ...overrides,
+  };
+}
+
+/** One request, with the raw response: status, headers as sent (name case kept), body bytes. */
+export function rawRequest(url, { method = 'GET', headers = {}, body } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const pairs = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) pairs.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
+        resolve({ status: res.statusCode, headers: pairs, body: Buffer.concat(chunks) });
+      });
+      res.on('error', reject);
+    });
+    req.setTimeout(15_000, () => req.destroy(new Error(`timed out: ${method} ${url}`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The client-credentials request both token endpoints get (RFC 6749 §4.4, client_secret_post). */
+export function tokenRequest(path, credential) {
+  const body = new URLSearchParams({
+    grant_type: 'client_credentials',
+    scope: SCOPE,
+    client_id: credential.clientId,
+    client_secret: credential.clientSecret,
+  }).toString();
+  return { method: 'POST', path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body };
+}
+
+export const ourTokenPath = `/oauth2/${AUTH_SERVER_ID}/v1/token`;
+
+export const listPath = (testId, query) => `/api/v2/sessionResults?testId=${testId}&${query}`;
+
+/** A token from `server`, which also proves its token endpoint answers 200. */
+export async function precheckToken(server, path, credential) {
+  const req = tokenRequest(path, credential);
+  const res = await rawRequest(server.url + req.path, req);
+  const text = res.body.toString('utf8');
+  if (res.status !== 200) throw new Error(`${server.name}: token request answered ${res.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text).access_token;
+}
+
+/**
+ * Fetches one page (of 25) the benchmark will read and compares it with the same page read by
+ * plain SQL, and totalCount with what was seeded. Returns the raw response.
+ */
+export async function precheckPage(server, testId, offset, query) {
+  const { target } = server;
+  const path = listPath(testId, query);
+  const res = await rawRequest(server.url + path, { headers: { authorization: `Bearer ${server.token}` } });
+  const text = res.body.toString('utf8');
+  if (res.status !== 200) throw new Error(`${server.name}: GET ${path} answered ${res.status}: ${text.slice(0, 300)}`);
+  const page = JSON.parse(text);
+  const got = page.sessions.map((s) => s.sessionId);
+  const expected = await expectedPage(target, testId, offset, 25);
+  if (JSON.stringify(got) !== JSON.stringify(expected)) {
+    throw new Error(
+      `${server.name}: GET ${path} is not the page SQL reads ` +
+        `(got ${got.length} sessions from ${got[0]}, expected ${expected.length} from ${expected[0]})`,
+    );
+  }
+  const seeded = target.counts[target.testIds.indexOf(testId)];
+  if (page.meta.pagination.totalCount !== seeded) {
+    throw new Error(`${server.name}: totalCount ${page.meta.pagination.totalCount}, but ${seeded} sessions were seeded`);
+  }
+  return res;
+}
+
+/**
+ * `results-api serve --workers N` of the build on `databaseUrl`, once it answers its discovery
+ * document. N is explicit: the references are single processes, so by default are we.
+ */
+export async function startServer(name, databaseUrl, { logDir, logLevel, cwd, cli, workers, nodeArgs = [] }) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const handle = startNode({
+    name,
+    script: cli,
+    args: ['serve', '--workers', String(workers)],
+    nodeArgs,
+    env: childEnv(logLevel, { DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url }),
+    cwd,
+    logDir,
+  });
+  await waitForHttp(handle, `${url}/oauth2/${AUTH_SERVER_ID}/.well-known/oauth-authorization-server`);
+  return { name, handle, pid: handle.pid, url };
+}
+
+/** One of the reference servers in bench/, once it answers. */
+export async function startReference(name, script, env, { logDir, cwd }) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const handle = startNode({
+    name,
+    script: join(cwd, 'bench', script),
+    env: { ...childEnv('warn'), ...env, PORT: String(port) },
+    cwd,
+    logDir,
+  });
+  await waitForHttp(handle, url);
+  return { name, handle, pid: handle.pid, url };
+}

@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Every scenario of a SQLite run; the harness must report each one, whatever its speed. */
+const SCENARIOS = [
+  'token',
+  'token.oidc-provider',
+  'list.offset0',
+  'list.offset10k',
+  'list.page401',
+  'list.offset0.db10k',
+  'scan',
+  'reference.http',
+];
+
+const RATIOS = [
+  'list.offset0/reference.http',
+  'list.offset10k/list.offset0',
+  'list.page401/list.offset0',
+  'list.offset0/list.offset0.db10k',
+  'token/token.oidc-provider',
+  'peakRssUnderListMb',
+  'import.sessionsPerSec',
+];
+
+interface Run {
+  requests: number;
+  non2xx: number;
+}
+interface Report {
+  mode: string;
+  machine: { cpuModel: string; cores: number; nodeVersion: string };
+  scenarios: Record<string, { runs: Run[] }>;
+  import: { sessions: number; sessionsPerSec: number | null; error?: string };
+  ratios: { id: string; pass: boolean }[];
+}
+
+function runHarness(out: string): Promise<{ code: number | null; output: string }> {
+  // SQLite only: the smoke run proves the harness, not the PostgreSQL store.
+  const env = { ...process.env };
+  delete env.DATABASE_URL;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bench/run.mjs', '--smoke', '--out', out], { cwd: ROOT, env });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+// No timed assertions: this proves that `npm run bench` works end to end, not how fast anything is.
+describe('benchmark harness, smoke mode', () => {
+  it('seeds, imports, drives every scenario and writes one JSON report with all of them', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'results-api-bench-smoke-'));
+    try {
+      const { code, output } = await runHarness(out);
+      expect(code, output).toBe(0);
+
+      const reports = readdirSync(out).filter((f) => f.endsWith('.json') && f !== 'latest.json');
+      expect(reports).toHaveLength(1);
+      const report = JSON.parse(readFileSync(join(out, reports[0]!), 'utf8')) as Report;
+      expect(JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8'))).toEqual(report);
+
+      expect(report.mode).toBe('smoke');
+      expect(report.machine).toMatchObject({ cpuModel: expect.any(String), cores: expect.any(Number), nodeVersion: process.version });
+      expect(Object.keys(report.scenarios).sort()).toEqual([...SCENARIOS].sort());
+      for (const id of SCENARIOS) {
+        const runs = report.scenarios[id]!.runs;
+        expect(runs, id).toHaveLength(1);
+        expect(runs[0]!.requests, id).toBeGreaterThan(0);
+        // Every answer a 200: the pages, the tokens and the references were all set up right.
+        expect(runs[0]!.non2xx, id).toBe(0);
+      }
+      expect(report.import.error).toBeUndefined();
+      expect(report.import.sessions).toBe(2000);
+      expect(report.ratios.map((r) => r.id)).toEqual(RATIOS);
+      expect(output).toContain('| ratio');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
