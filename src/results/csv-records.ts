@@ -60,13 +60,13 @@ export class CsvRecordSplitter {
       if (next === INCOMPLETE) {
         this.pending = text.slice(i);
         if (this.pending.length > MAX_CSV_RECORD_CHARS) {
+          this.stopped = true;
+          this.pending = '';
           this.onRecord({
             line: this.line,
             fields: [],
             error: `the record is longer than ${MAX_CSV_RECORD_CHARS} characters (is a closing quote missing?); the rest of the file was not read`,
           });
-          this.stopped = true;
-          this.pending = '';
         }
         return;
       }

@@ -32,9 +32,11 @@ export async function importSessionFile(
 ): Promise<ImportResult> {
   const { onProgress } = options;
   const checker = new SessionFileChecker(path, format, options);
+  let reading = false;
   let readWhole = false;
 
   async function* batches(): AsyncGenerator<SessionInput[]> {
+    reading = true;
     let batch: SessionInput[] = [];
     const chunks = readSessionRecords(
       path,
@@ -64,7 +66,7 @@ export async function importSessionFile(
   } catch (err) {
     // The store may refuse before the whole file is read (PostgreSQL finds another test's
     // session as its batch arrives); bad lines, if there are any, are still the answer to give.
-    if (!readWhole && !(err instanceof BadSessionFileError)) {
+    if (reading && !readWhole && !(err instanceof BadSessionFileError)) {
       const report = await checkSessionFile(path, format, { ...options, onBytesRead: undefined });
       if (report.badLines > 0) throw new BadSessionFileError(report);
     }

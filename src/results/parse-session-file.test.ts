@@ -1,5 +1,14 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseIsoTime, parseSessionFile, readCsv, sessionFileFormat } from './parse-session-file.js';
+import {
+  MAX_LINE_CHARS,
+  parseIsoTime,
+  parseSessionFile,
+  readCsv,
+  SessionRecordReader,
+  sessionFileFormat,
+  type CheckedRecord,
+} from './parse-session-file.js';
 
 const S1 = '0b0c4a3e-1111-4c1a-9a55-2a6f4c0e7d10';
 const S2 = '0b0c4a3e-2222-4c1a-9a55-2a6f4c0e7d10';
@@ -177,5 +186,76 @@ describe('parseSessionFile', () => {
       ok: false,
       errors: [{ line: 1, message: 'the file is empty (expected a header row)' }],
     });
+  });
+});
+
+describe('SessionRecordReader', () => {
+  const read = (format: 'ndjson' | 'csv', pieces: string[]) => {
+    const records: unknown[] = [];
+    const reader = new SessionRecordReader(format, (record) => records.push(record));
+    for (const piece of pieces) reader.write(piece);
+    reader.end();
+    return records;
+  };
+
+  it.each([
+    ['ndjson', `\uFEFF${JSON.stringify({ sessionId: S1, status: 'COMPLETE', startTime: T1 })}\r\n\n{oops\r\n${JSON.stringify({ sessionId: S2, status: 'X', startTime: T1 })}`],
+    ['csv', `\uFEFFsessionId,status,startTime\r\n${S1},COMPLETE,${T1}\r\n"${S2}","IN\nPROGRESS",${T1}\r\n${S2},COMPLETE`],
+  ] as const)('reads %s the same however the text is cut', (format, text) => {
+    const whole = read(format, [text]);
+    expect(whole.length).toBeGreaterThan(1);
+    for (let cut = 0; cut <= text.length; cut++) expect(read(format, [text.slice(0, cut), text.slice(cut)])).toEqual(whole);
+  });
+
+  it('refuses an over-long NDJSON line by its number, and reads on after it', () => {
+    const long = `{"sessionId":"${'x'.repeat(MAX_LINE_CHARS)}"}`;
+    const good = JSON.stringify({ sessionId: S1, status: 'COMPLETE', startTime: T1 });
+    const records = read('ndjson', [good, '\n', long.slice(0, 100), long.slice(100), '\n', good]) as CheckedRecord[];
+    expect(records.map((r) => [r.line, r.problems ?? r.session?.sessionId])).toEqual([
+      [1, S1],
+      [2, [`the line is longer than ${MAX_LINE_CHARS} characters`]],
+      [3, S1],
+    ]);
+  });
+});
+
+describe('checking a record: the quick path for values in stored form agrees with the full reading', () => {
+  // Spaces around every string value change nothing (values are trimmed), but send the record
+  // down the full reading: both must find the same session, or both refuse it.
+  const padded = (value: unknown) => (typeof value === 'string' ? ` ${value} ` : value);
+  const field = (...choices: unknown[]) => fc.constantFrom(...choices);
+  const record = fc.record(
+    {
+      sessionId: field(S1, S1.toUpperCase(), '', null, 'nope', 42),
+      audienceId: field(A1, A1.toUpperCase(), '', null, undefined, 'x'),
+      status: field('COMPLETE', 'IN_PROGRESS', 'complete', '', null, 7),
+      startTime: field(T1, '2024-11-21T12:23:52Z', '2024-02-30T00:00:00.000Z', '2024-11-21T12:23:52.614+01:00', '', 'yesterday'),
+      finishTime: field(T1, '2024-11-21T13:00:00.000Z', '2024-11-21T12:00:00.000Z', '', null, undefined, '2024-13-01T00:00:00Z'),
+    },
+    { requiredKeys: [] },
+  );
+
+  it('for NDJSON and CSV alike', () => {
+    fc.assert(
+      fc.property(record, (values) => {
+        const outcome = (v: Record<string, unknown>) => {
+          const result = parseSessionFile(JSON.stringify(v), 'ndjson');
+          return result.ok ? result.sessions : 'refused';
+        };
+        const spaced = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, padded(v)]));
+        expect(outcome(values)).toEqual(outcome(spaced));
+      }),
+    );
+  });
+
+  it('reads canonical UTC times exactly as the general ISO 8601 reading does', () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }), (date) => {
+        const iso = date.toISOString(); // 2024-11-21T12:23:52.614Z: the quick path
+        expect(parseIsoTime(iso)).toBe(date.getTime());
+        expect(parseIsoTime(iso.replace('T', 't'))).toBe(date.getTime()); // the general path
+        expect(parseIsoTime(iso.replace(/\.\d{3}Z$/, 'Z'))).toBe(Math.floor(date.getTime() / 1000) * 1000);
+      }),
+    );
   });
 });

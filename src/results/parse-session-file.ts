@@ -110,7 +110,7 @@ export class SessionRecordReader {
   }
 
   write(text: string): void {
-    if (!this.started) {
+    if (!this.started && text !== '') {
       this.started = true;
       // A UTF-8 byte order mark is what spreadsheet exports start with; it is not data.
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -126,8 +126,8 @@ export class SessionRecordReader {
     }
   }
 
-  private bad(line: number, problem: string, sessionId?: string): void {
-    this.onRecord({ line, session: undefined, problems: [problem], sessionId });
+  private bad(line: number, problem: string): void {
+    this.onRecord({ line, session: undefined, problems: [problem], sessionId: undefined });
   }
 
   private ndjsonLine(text: string, line: number): void {
@@ -164,13 +164,12 @@ export class SessionRecordReader {
   private csvRecord(record: CsvRecord): void {
     if (this.headerRefused) return;
     if (!record.error && record.fields.length === 1 && isBlank(record.fields[0]!)) return;
-    if (record.error && record.fields.length === 0) {
+    this.sawContent = true;
+    if (record.error && this.splitter.done) {
       // A runaway record: nothing after it can be read.
-      this.sawContent = true;
       this.bad(record.line, record.error);
       return;
     }
-    this.sawContent = true;
     if (!this.columns) {
       this.csvHeader(record);
       return;

@@ -10,9 +10,9 @@ export class SessionIdFilter {
   /** How many blocks of 512 bits (16 words) the filter has. */
   private readonly blocks: number;
 
-  /** `bits` is rounded up to whole blocks, between 2^16 and 2^28 (32 MiB). */
+  /** `bits` is rounded up to whole blocks, between 2^16 and 2^27 (16 MiB). */
   constructor(bits: number) {
-    this.blocks = Math.ceil(Math.min(2 ** 28, Math.max(2 ** 16, bits)) / 512);
+    this.blocks = Math.ceil(Math.min(MAX_BITS, Math.max(2 ** 16, bits)) / 512);
     this.words = new Uint32Array(this.blocks * 16);
   }
 
@@ -51,7 +51,7 @@ export class SessionIdFilter {
     const words = this.words;
     let present = true;
     for (let k = 0; k < HASHES; k++) {
-      const bit = k < 3 ? (h2 >>> (9 * k)) & 511 : k < 6 ? (h3 >>> (9 * (k - 3))) & 511 : (h2 >>> 27) | ((h3 >>> 27) << 5);
+      const bit = (k < 3 ? h2 >>> (9 * k) : k < 6 ? h3 >>> (9 * (k - 3)) : (h2 >>> 27) | ((h3 >>> 27) << 5)) & 511;
       const word = base + (bit >>> 5);
       const flag = 1 << (bit & 31);
       if ((words[word]! & flag) === 0) {
@@ -65,6 +65,12 @@ export class SessionIdFilter {
 }
 
 const HASHES = 7;
+
+/**
+ * 16 MiB: ~2.5 million ids at 50 bits each. Past that, false "maybe"s grow (~1 in 500 ids at
+ * 10 million) and cost a second read of the file, not memory.
+ */
+const MAX_BITS = 2 ** 27;
 
 function mix(h: number): number {
   h ^= h >>> 16;
