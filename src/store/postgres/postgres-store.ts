@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Clock } from '../../clock.js';
 import { emailKey } from '../email.js';
+import { credentialOf, testOf, userOf, workspaceOf, type Row } from '../rows.js';
 import {
   StoreConflictError,
   type Actor,
@@ -23,7 +24,6 @@ import {
 } from '../store.js';
 import { postgresMigrations } from './migrations.js';
 
-type Row = Record<string, unknown>;
 type Db = pg.Pool | pg.PoolClient;
 
 export interface PostgresStoreOptions {
@@ -43,34 +43,6 @@ const types: pg.CustomTypesConfig = {
 const IMPORT_CHUNK = 1000;
 const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
 
-const userOf = (r: Row): User => ({
-  id: r.id as string,
-  email: r.email as string,
-  status: r.status as User['status'],
-  createdAt: r.created_at as number,
-});
-const workspaceOf = (r: Row): Workspace => ({
-  id: r.id as string,
-  name: r.name as string,
-  createdAt: r.created_at as number,
-});
-const testOf = (r: Row): Test => ({
-  id: r.id as string,
-  workspaceId: r.workspace_id as string,
-  title: r.title as string,
-  productType: r.product_type as string,
-  createdAt: r.created_at as number,
-  sessionCount: r.session_count as number,
-});
-const credentialOf = (r: Row): Credential => ({
-  clientId: r.client_id as string,
-  userId: r.user_id as string,
-  email: r.email as string,
-  createdAt: r.created_at as number,
-  lastUsedAt: r.last_used_at as number | null,
-  revokedAt: r.revoked_at as number | null,
-  activeSecrets: r.active_secrets as number,
-});
 
 const CREDENTIAL_SELECT = `
   SELECT c.client_id, c.user_id, u.email, c.created_at, c.last_used_at, c.revoked_at,

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { Clock } from '../../clock.js';
 import { emailKey } from '../email.js';
+import { credentialOf, testOf, userOf, workspaceOf, type Row } from '../rows.js';
 import {
   StoreConflictError,
   type Actor,
@@ -26,42 +27,13 @@ import {
 import { sqliteMigrations } from './migrations.js';
 import { SqliteSessionImport } from './session-import.js';
 
-type Row = Record<string, unknown>;
 
-const userOf = (r: Row): User => ({
-  id: r.id as string,
-  email: r.email as string,
-  status: r.status as User['status'],
-  createdAt: r.created_at as number,
-});
-const workspaceOf = (r: Row): Workspace => ({
-  id: r.id as string,
-  name: r.name as string,
-  createdAt: r.created_at as number,
-});
-const testOf = (r: Row): Test => ({
-  id: r.id as string,
-  workspaceId: r.workspace_id as string,
-  title: r.title as string,
-  productType: r.product_type as string,
-  createdAt: r.created_at as number,
-  sessionCount: r.session_count as number,
-});
 
 const CREDENTIAL_SELECT = `
   SELECT c.client_id, c.user_id, u.email, c.created_at, c.last_used_at, c.revoked_at,
          (SELECT COUNT(*) FROM credential_secrets s
            WHERE s.client_id = c.client_id AND (s.expires_at IS NULL OR s.expires_at > @now)) AS active_secrets
     FROM credentials c JOIN users u ON u.id = c.user_id`;
-const credentialOf = (r: Row): Credential => ({
-  clientId: r.client_id as string,
-  userId: r.user_id as string,
-  email: r.email as string,
-  createdAt: r.created_at as number,
-  lastUsedAt: (r.last_used_at as number | null) ?? null,
-  revokedAt: (r.revoked_at as number | null) ?? null,
-  activeSecrets: r.active_secrets as number,
-});
 
 /**
  * The embedded store: one SQLite file in WAL mode. better-sqlite3 is synchronous, so each
