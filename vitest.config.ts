@@ -2,11 +2,23 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Integration suites each start their own server and database; two cores, so keep it modest.
     maxWorkers: 2,
     minWorkers: 1,
+    projects: [
+      { extends: true, test: { name: 'sqlite', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } },
+      {
+        // The API integration suites again, every app on PostgreSQL (skipped with a warning
+        // when PostgreSQL is unreachable outside CI).
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: ['test/smoke.test.ts', 'test/results/**/*.test.ts', 'test/access/**/*.test.ts', 'test/oauth/token-endpoint*.test.ts'],
+          env: { RESULTS_API_TEST_STORE: 'postgres' },
+        },
+      },
+    ],
   },
 });

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
 import { oauthErrors } from '../errors.js';
 import type { ClientForAuth, Store } from '../store/store.js';
-import type { SecretHasher } from './client-secrets.js';
+import { CLIENT_ID_PATTERN, type SecretHasher } from './client-secrets.js';
 
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
 
@@ -61,7 +61,8 @@ export async function authenticateClient(
   deps: { store: Store; hasher: SecretHasher; clock: Clock },
 ): Promise<ClientAuthResult> {
   const { method } = presented;
-  const client = presented.clientId.length <= 128 ? await deps.store.findClientForAuth(presented.clientId) : null;
+  // Only ids we could have issued reach the database (no NUL bytes, no megabyte strings).
+  const client = CLIENT_ID_PATTERN.test(presented.clientId) ? await deps.store.findClientForAuth(presented.clientId) : null;
   const now = deps.clock.now();
   const secretMatches = (client?.secrets ?? [{ hash: '', expiresAt: null }]).some(
     (s) => deps.hasher.matches(presented.clientSecret, s.hash) && (s.expiresAt === null || s.expiresAt > now),

@@ -2,11 +2,28 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { buildApp, type AppDeps } from '../../src/app.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
+import { dropSchemas, requirePostgres, uniqueSchemaName } from './postgres.js';
 import { recordResponseConformance } from './response-conformance.js';
+
+/** In the `postgres` test project: a fresh schema per app (null elsewhere, or when skipping). */
+async function postgresForThisProject(): Promise<{ url: string; drop(): Promise<void> } | null> {
+  if (process.env.RESULTS_API_TEST_STORE !== 'postgres') return null;
+  const base = await requirePostgres(); // throws in CI when unreachable; warns and skips elsewhere
+  if (!base) return null;
+  const schema = uniqueSchemaName('t_app');
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const url = new URL(base);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { url: url.href, drop: () => dropSchemas(base, [schema]) };
+}
 
 export interface TestApp {
   app: FastifyInstance;
@@ -18,15 +35,17 @@ export interface TestApp {
 }
 
 /**
- * Starts the real app on an ephemeral port (or `port`) over a fresh SQLite file (or the given
- * DATABASE_URL). `env` overrides configuration the way the environment would. Every response
+ * Starts the real app on an ephemeral port (or `port`) over a fresh SQLite file, or a fresh
+ * PostgreSQL schema when the suite runs in the `postgres` project (RESULTS_API_TEST_STORE), or
+ * the given DATABASE_URL. `env` overrides configuration the way the environment would. Every response
  * is checked against the OpenAPI document; `close()` fails if any did not conform.
  */
 export async function startTestApp(
   options: { env?: Record<string, string>; clock?: Clock; logger?: AppDeps['logger']; port?: number } = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'results-api-test-'));
-  const databaseUrl = options.env?.DATABASE_URL ?? `sqlite:${join(dir, 'results.db')}`;
+  const postgres = options.env?.DATABASE_URL ? null : await postgresForThisProject();
+  const databaseUrl = options.env?.DATABASE_URL ?? postgres?.url ?? `sqlite:${join(dir, 'results.db')}`;
   // PUBLIC_URL is fixed before the port is known; tests use `url` to connect.
   const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1:8080', ...options.env, DATABASE_URL: databaseUrl });
   const runtime = await openRuntime(config, options.clock ? { clock: options.clock } : {});
@@ -41,6 +60,7 @@ export async function startTestApp(
     close: async () => {
       await app.close();
       await runtime.close();
+      await postgres?.drop();
       rmSync(dir, { recursive: true, force: true });
       const violations = conformance.violations();
       if (violations.length > 0) {
