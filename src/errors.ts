@@ -16,7 +16,6 @@ export type OAuthErrorCode =
   | 'unauthorized_client'
   | 'unsupported_grant_type'
   | 'invalid_scope'
-  | 'unsupported_token_type'
   | 'slow_down'
   | 'server_error';
 
@@ -27,7 +26,6 @@ const OAUTH_STATUS: Record<OAuthErrorCode, number> = {
   unauthorized_client: 400,
   unsupported_grant_type: 400,
   invalid_scope: 400,
-  unsupported_token_type: 400,
   slow_down: 429,
   server_error: 500,
 };
@@ -56,10 +54,8 @@ export const oauthErrors = {
     new OAuthError('unsupported_grant_type', `The grant type '${truncate(grantType)}' is not supported; use client_credentials.`),
   invalidScope: (scope: string, offered: string) =>
     new OAuthError('invalid_scope', `The requested scope '${truncate(scope)}' is not offered by this server; it offers '${offered}'.`),
-  unsupportedTokenType: (hint: string) =>
-    new OAuthError('unsupported_token_type', `The token type '${truncate(hint)}' is not supported; only access tokens are.`),
   tooManyRequests: (retryAfterSeconds: number) =>
-    new OAuthError('slow_down', 'Too many token requests; retry later.', { retryAfterSeconds }),
+    new OAuthError('slow_down', 'Too many requests to the authorization server; retry later.', { retryAfterSeconds }),
   serverError: () => new OAuthError('server_error', 'The server encountered an unexpected condition.'),
 };
 

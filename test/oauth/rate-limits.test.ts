@@ -23,7 +23,7 @@ const RATE_LIMITED = (seconds: number) => ({
   status: 429,
   detail: `Rate limit exceeded; retry in ${seconds} s.`,
 });
-const SLOW_DOWN = { error: 'slow_down', error_description: 'Too many token requests; retry later.' };
+const SLOW_DOWN = { error: 'slow_down', error_description: 'Too many requests to the authorization server; retry later.' };
 
 const rateLimitHeaders = (res: Response) => ({
   limit: res.headers.get('x-ratelimit-limit'),
