@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('works with no configuration at all', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:8080',
+      authUrl: 'http://localhost:8080',
+      baseUrl: 'http://localhost:8080',
+      databaseUrl: 'sqlite:./data/results.db',
+      redisUrl: undefined,
+      authServerId: undefined,
+      authServerAudience: 'api://results',
+      tokenTtlSeconds: 3600,
+      logLevel: 'info',
+      trustProxy: false,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('derives auth_url and base_url from PUBLIC_URL unless they are set', () => {
+    expect(loadConfig({ PORT: '9000' }).publicUrl).toBe('http://localhost:9000');
+    const config = loadConfig({ PUBLIC_URL: 'https://api.example.com/', AUTH_URL: 'https://login.example.com' });
+    expect(config).toMatchObject({ authUrl: 'https://login.example.com', baseUrl: 'https://api.example.com' });
+  });
+
+  it('reads TRUST_PROXY as false, true or a list of addresses', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe('10.0.0.0/8,127.0.0.1');
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT must be an integer from 0 to 65535 (got "abc")'],
+    [{ PORT: '70000' }, 'PORT must be an integer from 0 to 65535 (got 70000)'],
+    [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL must be an http(s) URL (got "ftp://x")'],
+    [{ PUBLIC_URL: 'http://x/?a=1' }, 'PUBLIC_URL must not carry a query or fragment (got "http://x/?a=1")'],
+    [{ DATABASE_URL: 'mysql://u:secret@db/x' }, 'DATABASE_URL must be sqlite:<path> or postgres://... (got "mysql://u:***@db/x")'],
+    [{ REDIS_URL: 'http://r' }, 'REDIS_URL must be redis://... or rediss://... (got "http://r")'],
+    [{ AUTH_SERVER_ID: 'default' }, 'AUTH_SERVER_ID must be 3-64 letters, digits, \'-\' or \'_\' and not "default" (got "default")'],
+    [{ AUTH_SERVER_AUDIENCE: 'a b' }, 'AUTH_SERVER_AUDIENCE must not contain spaces (got "a b")'],
+    [{ TOKEN_TTL_SECONDS: '0' }, 'TOKEN_TTL_SECONDS must be an integer from 1 to 86400 (got 0)'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
+    [{ TRUST_PROXY: 'yes please' }, 'TRUST_PROXY must be false, true, or comma-separated addresses/CIDRs (got "yes please")'],
+  ])('refuses %j with one clear message (and never prints a password)', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(new ConfigError(message));
+  });
+});
