@@ -11,7 +11,6 @@ export interface RateLimitDecision {
 /** Counts hits per key in fixed windows. Pluggable: in memory per process, or shared (Redis). */
 export interface RateLimiter {
   hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision>;
-  close?(): Promise<void>;
 }
 
 /** One process's counters. Windows are aligned to the clock so every key resets predictably. */

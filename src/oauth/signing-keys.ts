@@ -95,7 +95,7 @@ export class KeyRing {
           // Reuse the parsed key, but take its state from the store: a key loaded while active
           // has since been retired by a rotation, and must stop being published on time.
           const known = this.keys.get(row.kid);
-          next.set(row.kid, known ? { ...known, retiredAt: row.retiredAt } : await loadKey(row));
+          next.set(row.kid, known ? { ...known, retiredAt: row.retiredAt } : loadKey(row));
         }
         this.keys = next;
         this.active = rows.filter((r) => r.retiredAt === null).map((r) => next.get(r.kid)!)[0] ?? this.active;
@@ -157,13 +157,9 @@ export class KeyRing {
     await this.fresh();
     return { keys: [...this.keys.values()].filter((k) => this.isPublished(k)).map((k) => k.publicJwk) };
   }
-
-  list(): LoadedKey[] {
-    return [...this.keys.values()];
-  }
 }
 
-async function loadKey(row: SigningKey): Promise<LoadedKey> {
+function loadKey(row: SigningKey): LoadedKey {
   const privateKey = createPrivateKey(row.privateKeyPem);
   return {
     kid: row.kid,

@@ -125,7 +125,7 @@ export interface Actor {
 export class StoreConflictError extends Error {
   override name = 'StoreConflictError';
   constructor(
-    readonly code: 'duplicate' | 'not_found' | 'foreign_session' | 'limit',
+    readonly code: 'duplicate' | 'not_found' | 'foreign_session',
     message: string,
   ) {
     super(message);
