@@ -191,12 +191,22 @@ async function startAll({ catalog, targets, opts, work, profileDir }) {
   const servers = {};
   log(`starting ${[...needed].join(', ')}`);
   const databases = ['sqlite', 'sqlite10k', 'pg', 'pg10k'].filter((key) => needed.has(key));
+  // token.signing: a second server on the 1M SQLite file that signs every token request.
+  const variants = { 'sqlite-signing': { database: 'sqlite', env: { TOKEN_REUSE_SECONDS: '0' } } };
+  const keys = [...databases, ...Object.keys(variants).filter((key) => needed.has(key))];
   await Promise.all(
-    databases.map(async (key) => {
-      const target = targets[key];
+    keys.map(async (key) => {
+      const target = targets[variants[key]?.database ?? key];
       const nodeArgs = opts.cpuProf && key === 'sqlite' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
       const url = target.kind === 'sqlite' ? `sqlite:${target.path}` : target.url;
-      const server = await startServer(`server-${key}`, url, { ...common, cli: CLI, logLevel: opts.logLevel, workers: opts.workers, nodeArgs });
+      const server = await startServer(`server-${key}`, url, {
+        ...common,
+        cli: CLI,
+        logLevel: opts.logLevel,
+        workers: opts.workers,
+        nodeArgs,
+        env: variants[key]?.env,
+      });
       server.target = target;
       server.token = await precheckToken(server, ourTokenPath, targets.credential);
       servers[key] = server;

@@ -29,6 +29,11 @@ export interface Config {
   readonly authServerId: string | undefined;
   readonly authServerAudience: string;
   readonly tokenTtlSeconds: number;
+  /**
+   * How long a client that asks for a token again is handed the one it was just issued
+   * (same server and scope) instead of a newly signed one; 0 signs every request.
+   */
+  readonly tokenReuseSeconds: number;
   readonly logLevel: LogLevel;
   readonly rateLimit: RateLimitConfig;
   /**
@@ -127,6 +132,7 @@ export function loadConfig(env: Env = process.env): Config {
     authServerId,
     authServerAudience: audience,
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 3600, 1, 86_400),
+    tokenReuseSeconds: integer(env, 'TOKEN_REUSE_SECONDS', 30, 0, 3600),
     logLevel,
     rateLimit: Object.freeze({
       apiPerWindow: integer(env, 'RATE_LIMIT_API', 600, 1, 1_000_000_000),

@@ -52,7 +52,13 @@ export function scenarioCatalog(p, t) {
     {
       id: 'token',
       server: 'sqlite',
-      title: 'token endpoint: RS256 JWT, form B, client_secret_post',
+      title: 'token endpoint: RS256 JWT, form B, client_secret_post (defaults: a repeat within 30 s gets the same token)',
+      request: () => tokenRequest(ourTokenPath, t.credential),
+    },
+    {
+      id: 'token.signing',
+      server: 'sqlite-signing',
+      title: 'the same with TOKEN_REUSE_SECONDS=0: every request signs a new token',
       request: () => tokenRequest(ourTokenPath, t.credential),
     },
     {

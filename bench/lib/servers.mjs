@@ -14,7 +14,7 @@ import { freePort, startNode, waitForHttp } from './processes.mjs';
 export const AUTH_SERVER_ID = 'ausBench000000000001';
 const SCOPE = 'studies:read';
 const NO_LIMIT = '1000000000';
-const MEASURE_CHANGING = /^(DATABASE_URL|REDIS_URL|PORT|HOST|PUBLIC_URL|AUTH_URL|BASE_URL|AUTH_SERVER_|TOKEN_TTL_SECONDS|RATE_LIMIT_|LOG_LEVEL)/;
+const MEASURE_CHANGING = /^(DATABASE_URL|REDIS_URL|PORT|HOST|PUBLIC_URL|AUTH_URL|BASE_URL|AUTH_SERVER_|TOKEN_TTL_SECONDS|TOKEN_REUSE_SECONDS|RATE_LIMIT_|LOG_LEVEL)/;
 
 /** The environment of every process we start: ours, minus what would change what is measured. */
 export function childEnv(logLevel, overrides = {}) {
@@ -106,7 +106,7 @@ export async function precheckPage(server, testId, offset, query) {
  * `results-api serve --workers N` of the build on `databaseUrl`, once it answers its discovery
  * document. N is explicit: the references are single processes, so by default are we.
  */
-export async function startServer(name, databaseUrl, { logDir, logLevel, cwd, cli, workers, nodeArgs = [] }) {
+export async function startServer(name, databaseUrl, { logDir, logLevel, cwd, cli, workers, nodeArgs = [], env = {} }) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const handle = startNode({
@@ -114,7 +114,7 @@ export async function startServer(name, databaseUrl, { logDir, logLevel, cwd, cl
     script: cli,
     args: ['serve', '--workers', String(workers)],
     nodeArgs,
-    env: childEnv(logLevel, { DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url }),
+    env: childEnv(logLevel, { ...env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url }),
     cwd,
     logDir,
   });

@@ -20,7 +20,8 @@ export interface AccessTokenClaims {
 
 export interface IssuedToken {
   accessToken: string;
-  expiresIn: number;
+  /** The signing key's id. */
+  kid: string;
   scope: string;
   claims: AccessTokenClaims;
 }
@@ -50,7 +51,7 @@ export async function issueAccessToken(
   const accessToken = await new SignJWT({ ...claims })
     .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: key.kid })
     .sign(key.privateKey);
-  return { accessToken, expiresIn: deps.ttlSeconds, scope, claims };
+  return { accessToken, kid: key.kid, scope, claims };
 }
 
 export type VerifyResult = { ok: true; claims: AccessTokenClaims } | { ok: false; reason: string };

@@ -4,7 +4,8 @@ import { serverDocs } from '../docs/tags.js';
 import { oauthErrors } from '../errors.js';
 import type { OAuthDeps } from './oauth-deps.js';
 import type { AuthorizationServer } from './authorization-servers.js';
-import { issueAccessToken } from './access-tokens.js';
+import { issueAccessToken, type IssuedToken } from './access-tokens.js';
+import { RecentTokens } from './recent-tokens.js';
 import { requireClient, throttleClientAuthentication } from './client-authentication.js';
 import { clientAuthenticatedResponses } from './responses.js';
 import { TokenRequestBody, TokenResponse } from './schemas.js';
@@ -15,6 +16,30 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** RFC 6749 §4.4: the client-credentials grant at `/oauth2/<id>/v1/token`. */
 export function registerTokenEndpoint(app: FastifyInstance, server: AuthorizationServer, deps: OAuthDeps): void {
+  const recent = new RecentTokens(deps.config.tokenReuseSeconds, deps.config.tokenTtlSeconds);
+
+  /** The client's recent token for these scopes if it is still good to hand out, else a new one. */
+  async function issueOrReuseAccessToken(clientId: string, scopes: string[]): Promise<{ token: IssuedToken; reused: boolean }> {
+    const key = `${clientId} ${scopes.join(' ')}`;
+    const now = deps.clock.now();
+    const pending = recent.find(key, now);
+    const token = await pending?.catch(() => undefined);
+    if (
+      token &&
+      token.kid === (await deps.keys.currentSigningKey()).kid &&
+      !(await deps.reads.isAccessTokenRevoked(token.claims.jti, now))
+    ) {
+      return { token, reused: true };
+    }
+    const issuing = issueAccessToken(server, clientId, scopes, {
+      keys: deps.keys,
+      clock: deps.clock,
+      ttlSeconds: deps.config.tokenTtlSeconds,
+    });
+    recent.remember(key, now, issuing);
+    return { token: await issuing, reused: false };
+  }
+
   app.post<{ Body: TokenRequestBody }>(
     `/oauth2/${server.id}/v1/token`,
     {
@@ -50,23 +75,21 @@ export function registerTokenEndpoint(app: FastifyInstance, server: Authorizatio
       if (request.body.grant_type !== 'client_credentials') throw oauthErrors.unsupportedGrantType(request.body.grant_type);
       const scopes = grantScopes(server, request.body.scope);
 
-      const token = await issueAccessToken(server, client.clientId, scopes, {
-        keys: deps.keys,
-        clock: deps.clock,
-        ttlSeconds: deps.config.tokenTtlSeconds,
-      });
+      const { token, reused } = await issueOrReuseAccessToken(client.clientId, scopes);
       const now = deps.clock.now();
       if (client.lastUsedAt === null || now - client.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
         await deps.store.recordClientUse(client.clientId, now);
       }
-      deps.metrics.tokensIssued.inc({ server: server.form === 'A' ? 'default' : 'custom' });
-      request.log.info({ clientId: client.clientId, server: server.id, jti: token.claims.jti }, 'token issued');
+      const serverLabel = { server: server.form === 'A' ? 'default' : 'custom' };
+      if (reused) deps.metrics.tokensReused.inc(serverLabel);
+      else deps.metrics.tokensIssued.inc(serverLabel);
+      request.log.info({ clientId: client.clientId, server: server.id, jti: token.claims.jti, reused }, 'token issued');
 
       // RFC 6749 §5.1: token responses must not be cached.
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       return {
         token_type: 'Bearer' as const,
-        expires_in: token.expiresIn,
+        expires_in: token.claims.exp - Math.floor(deps.clock.now() / 1000),
         access_token: token.accessToken,
         scope: token.scope,
       };

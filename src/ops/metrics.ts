@@ -19,7 +19,13 @@ export class Metrics {
   });
   readonly tokensIssued = new Counter({
     name: 'oauth_tokens_issued_total',
-    help: 'Access tokens issued, by authorization server.',
+    help: 'Access tokens signed, by authorization server.',
+    labelNames: ['server'] as const,
+    registers: [this.registry],
+  });
+  readonly tokensReused = new Counter({
+    name: 'oauth_tokens_reused_total',
+    help: 'Token requests answered with the client\'s recent token instead of a new one (TOKEN_REUSE_SECONDS).',
     labelNames: ['server'] as const,
     registers: [this.registry],
   });

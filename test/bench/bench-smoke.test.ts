@@ -10,6 +10,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Every scenario of a SQLite run; the harness must report each one, whatever its speed. */
 const SCENARIOS = [
   'token',
+  'token.signing',
   'token.oidc-provider',
   'list.offset0',
   'list.offset10k',
@@ -25,6 +26,7 @@ const RATIOS = [
   'list.page401/list.offset0',
   'list.offset0/list.offset0.db10k',
   'token/token.oidc-provider',
+  'token.signing/token.oidc-provider',
   'peakRssUnderListMb',
   'import.sessionsPerSec',
 ];
