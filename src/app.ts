@@ -9,6 +9,7 @@ import { registerOpenApi } from './docs/openapi.js';
 import { registerReferencePage } from './docs/reference-page.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { FORM_BODY_LIMIT, registerFormBodyParser } from './http/form-body.js';
+import { lazyRequestLogger } from './http/request-logger.js';
 import { loggerOptions } from './http/logging.js';
 import { answerFrameworkError, answerUnparsedRequest } from './http/unrouted-errors.js';
 import type { RateLimiter } from './http/rate-limiter.js';
@@ -50,6 +51,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(deps.config.logLevel) }),
+    childLoggerFactory: lazyRequestLogger,
     // A caller's x-request-id is kept only when short and plain: it is logged and echoed.
     requestIdHeader: false,
     genReqId: (request) => {
@@ -64,8 +66,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerUnparsedRequest,
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   registerFormBodyParser(app);
   const metrics = deps.metrics ?? new Metrics(() => deps.store.poolStats?.());

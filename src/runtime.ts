@@ -1,11 +1,10 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { CachedAccessReads } from './access/access-cache.js';
 import { ChangeWatcher } from './changes/fresh-cache.js';
 import { SessionPageReader } from './results/session-pages.js';
 import type { AppDeps } from './app.js';
 import { LocalChangeFeed, type ChangeFeed } from './changes/change-feed.js';
 import { notifyingStore } from './changes/notifying-store.js';
-import { RedisChangeFeed } from './changes/redis-change-feed.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { MemoryRateLimiter, type RateLimiter } from './http/rate-limiter.js';
@@ -45,6 +44,8 @@ export async function openRuntime(
     let redis: Redis | undefined;
     let rateLimiter: RateLimiter = options.rateLimiter ?? new MemoryRateLimiter(clock);
     if (config.redisUrl) {
+      // Loaded only when configured: an embedded server never pays for ioredis.
+      const [{ Redis }, { RedisChangeFeed }] = await Promise.all([import('ioredis'), import('./changes/redis-change-feed.js')]);
       feed = await RedisChangeFeed.connect(config.redisUrl);
       closers.push(() => feed.close());
       const client = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });

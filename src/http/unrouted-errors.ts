@@ -11,6 +11,8 @@ import { isOAuthPath, oauthErrorBody, problemBody, sendOAuthError, sendProblem, 
 
 /** The router's refusals: a path that is not valid percent-encoding, a path segment over the limit. */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // Refused before routing, so before the onRequest hook that echoes the id.
+  reply.header('x-request-id', request.id);
   const problem =
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? apiErrors.malformedRequest('A path segment is longer than 200 characters.', error.code)

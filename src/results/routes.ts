@@ -31,7 +31,7 @@ export function registerResultsRoutes(scope: FastifyInstance, deps: { store: Sto
     scope.get<{ Querystring: SessionResultsQuery }>(
       path,
       {
-        preValidation: strictQuery,
+        preValidation: strictQuery(SessionResultsQuery),
         schema: {
           summary: `List session results of a test${path.startsWith('/api') ? '' : ' (earlier path)'}`,
           description:
