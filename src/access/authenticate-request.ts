@@ -8,10 +8,11 @@ import type { AccessReads } from './access-cache.js';
 
 export const READ_SCOPE_SET = new Set(['public_api.read', 'studies:read']);
 
-export interface Caller extends Principal {
-  jti: string;
-  scopes: string[];
-}
+/**
+ * Who is calling: the principal behind the token, as cached (not copied per request: a
+ * per-request copy was most of what a list request left for the old generation to collect).
+ */
+export type Caller = Principal;
 
 /**
  * Finds the access token in `Authorization: Bearer` (form B) or `token` (form A). Either
@@ -43,7 +44,6 @@ export async function authenticateRequest(
 ): Promise<Caller> {
   const inspection = await inspectAccessToken(readAccessToken(request), deps);
   if (!inspection.active) throw apiErrors.invalidToken(inspection.reason);
-  const { claims, principal } = inspection;
-  if (!claims.scp.some((s) => READ_SCOPE_SET.has(s))) throw apiErrors.insufficientScope();
-  return { ...principal, jti: claims.jti, scopes: claims.scp };
+  if (!inspection.claims.scp.some((s) => READ_SCOPE_SET.has(s))) throw apiErrors.insufficientScope();
+  return inspection.principal;
 }
