@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       authServerId: undefined,
       authServerAudience: 'api://results',
       tokenTtlSeconds: 3600,
+      tokenReuseSeconds: 30,
       logLevel: 'info',
       trustProxy: false,
     });
@@ -42,6 +43,7 @@ describe('loadConfig', () => {
     [{ AUTH_SERVER_ID: 'default' }, 'AUTH_SERVER_ID must be 3-64 letters, digits, \'-\' or \'_\' and not "default" (got "default")'],
     [{ AUTH_SERVER_AUDIENCE: 'a b' }, 'AUTH_SERVER_AUDIENCE must not contain spaces (got "a b")'],
     [{ TOKEN_TTL_SECONDS: '0' }, 'TOKEN_TTL_SECONDS must be an integer from 1 to 86400 (got 0)'],
+    [{ TOKEN_REUSE_SECONDS: '-1' }, 'TOKEN_REUSE_SECONDS must be an integer from 0 to 3600 (got "-1")'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
     [{ TRUST_PROXY: 'yes please' }, 'TRUST_PROXY must be false, true, or comma-separated addresses/CIDRs (got "yes please")'],
   ])('refuses %j with one clear message (and never prints a password)', (env, message) => {

@@ -59,4 +59,31 @@ describe('FreshCache', () => {
     expect(await slow).toBe('stale');
     expect(await cache.get('k', async () => 'fresh')).toBe('fresh');
   });
+
+  it('shares one load among concurrent misses of a key, but not across a change', async () => {
+    const { cache, feed } = setup();
+    let loads = 0;
+    const finishers: ((value: string) => void)[] = [];
+    const slowLoad = () => {
+      loads++;
+      return new Promise<string>((resolve) => finishers.push(resolve));
+    };
+    const first = cache.get('k', slowLoad);
+    const second = cache.get('k', slowLoad);
+    expect(loads).toBe(1);
+    await feed.publish({ topic: 'access' });
+    const afterChange = cache.get('k', slowLoad);
+    expect(loads).toBe(2);
+    finishers[0]!('before');
+    finishers[1]!('after');
+    expect([await first, await second, await afterChange]).toEqual(['before', 'before', 'after']);
+  });
+
+  it('lets a failed load fail every request that shared it, and loads again on the next', async () => {
+    const { cache, load } = setup();
+    const failing = () => Promise.reject(new Error('database down'));
+    const results = await Promise.allSettled([cache.get('k', failing), cache.get('k', failing)]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(await cache.get('k', load('back'))).toBe('back');
+  });
 });

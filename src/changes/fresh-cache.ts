@@ -47,10 +47,13 @@ export interface FreshCacheOptions<V> {
  * A bounded cache whose entries are dropped on any change the watcher hears of, and expire
  * after `ttlMs` regardless: the bound on staleness if an announcement is lost, and the only
  * one when processes share PostgreSQL without Redis. Over its size bound, the oldest entries
- * go first.
+ * go first. Concurrent misses of one key share one load (when an entry expires under load,
+ * fifty requests would otherwise run fifty identical queries at once).
  */
 export class FreshCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number; size: number }>();
+  /** Loads under way, by key; joined only by requests that arrive under the same epoch. */
+  private readonly loading = new Map<string, Promise<V>>();
   private epoch = -1;
   private size = 0;
   private readonly ttlMs: number;
@@ -71,16 +74,29 @@ export class FreshCache<V> {
     const epoch = this.watcher.current();
     if (epoch !== this.epoch) {
       this.entries.clear();
+      this.loading.clear();
       this.size = 0;
       this.epoch = epoch;
     }
     const now = this.clock.now();
     const hit = this.entries.get(key);
     if (hit && hit.expiresAt > now) return hit.value;
-    const value = await load();
-    // Only cache what was loaded under the current epoch: a change during the load wins.
-    if (this.watcher.current() === epoch) this.remember(key, value, now);
-    return value;
+    const pending = this.loading.get(key);
+    if (pending) return pending;
+    const loaded = this.load(key, load, epoch, now);
+    this.loading.set(key, loaded);
+    return loaded;
+  }
+
+  private async load(key: string, load: () => Promise<V>, epoch: number, now: number): Promise<V> {
+    try {
+      const value = await load();
+      // Only cache what was loaded under the current epoch: a change during the load wins.
+      if (this.watcher.current() === epoch) this.remember(key, value, now);
+      return value;
+    } finally {
+      if (this.epoch === epoch) this.loading.delete(key);
+    }
   }
 
   private remember(key: string, value: V, now: number): void {
