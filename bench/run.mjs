@@ -302,16 +302,17 @@ async function main() {
   const profileFiles = [];
   let failed = true;
   try {
-    const { targets, data } = await seedAll({ p, dist, work, pgUrl, schemas });
-    report.data = data;
-
-    // Before any server starts, so the import has the machine to itself.
+    // First, so the import has the machine to itself: no server yet, and no PostgreSQL still
+    // busy with (auto-vacuuming, checkpointing) the million rows just seeded into it.
     if (wanted('import.sessions')) {
       const env = childEnv(opts.logLevel);
       const timeoutSeconds = p.importTimeoutSeconds;
       report.import = await runImport({ dist, cli: CLI, cwd: ROOT, work, env, sessions: p.importSessions, timeoutSeconds, log });
       log(`import: ${report.import.error ?? `${report.import.sessionsPerSec.toLocaleString('en-US')} sessions/s`}`);
     }
+
+    const { targets, data } = await seedAll({ p, dist, work, pgUrl, schemas });
+    report.data = data;
 
     const catalog = scenarioCatalog(p, targets).filter((s) => wanted(s.id));
     const servers = await startAll({ catalog, targets, opts, work, profileDir });

@@ -1,0 +1,30 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isUuid } from './uuid.js';
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+describe('isUuid', () => {
+  it('takes UUID text in any case', () => {
+    expect(isUuid('6f1c1a52-3f0e-4a59-9d1f-0d9b1b7d2a11')).toBe(true);
+    expect(isUuid('6F1C1A52-3F0E-4A59-9D1F-0D9B1B7D2A11')).toBe(true);
+  });
+
+  it.each([
+    '',
+    '6f1c1a52-3f0e-4a59-9d1f-0d9b1b7d2a1',
+    '6f1c1a52-3f0e-4a59-9d1f-0d9b1b7d2a111',
+    '6f1c1a523f0e-4a59-9d1f-0d9b1b7d2a11-',
+    '{6f1c1a52-3f0e-4a59-9d1f-0d9b1b7d2a1}',
+    '6f1c1a52-3f0e-4a59-9d1f-0d9b1b7d2a1g',
+    '6f1c1a52 3f0e-4a59-9d1f-0d9b1b7d2a11',
+    '6f1c1a52-3f0e-4a59-9d1f-0d9b1b7d2a1\u0000',
+  ])('refuses %j', (value) => {
+    expect(isUuid(value)).toBe(false);
+  });
+
+  it('agrees with the regular expression it replaced, on any text', () => {
+    const uuidLike = fc.stringMatching(/^[0-9a-fA-FgG\-{} ]{30,40}$/);
+    fc.assert(fc.property(fc.oneof(fc.uuid(), uuidLike, fc.string()), (value) => isUuid(value) === UUID_PATTERN.test(value)));
+  });
+});
