@@ -47,7 +47,9 @@ export function registerTokenEndpoint(app: FastifyInstance, server: Authorizatio
         summary: `Get an access token (form ${server.form})`,
         description:
           'Client-credentials grant (RFC 6749 §4.4). Authenticate with `client_id`/`client_secret` form keys or HTTP Basic, ' +
-          'not both. Every parameter at most once.',
+          'not both. Every parameter at most once. A client asking again for the same scope within the server\'s reuse ' +
+          'window (`TOKEN_REUSE_SECONDS`, default 30 s) gets the token it was just issued, with `expires_in` counting down; ' +
+          'never a revoked one.',
         tags: [serverDocs(server).tag],
         operationId: `getToken${serverDocs(server).suffix}`,
         security: CLIENT_AUTHENTICATION_SECURITY,
