@@ -22,11 +22,11 @@ export async function runImport({ dist, cli, cwd, work, env, sessions, timeoutSe
   try {
     const store = new dist.SqliteStore(path, clock);
     try {
-      await store.migrate();
-      const workspace = await store.createWorkspace({ id: randomUUID(), name: 'Import' }, by);
-      await store.createTest({ id: testId, workspaceId: workspace.id, title: 'Import', productType: 'survey' }, by);
+      await store.database.migrate();
+      const workspace = await store.directory.createWorkspace({ id: randomUUID(), name: 'Import' }, by);
+      await store.directory.createTest({ id: testId, workspaceId: workspace.id, title: 'Import', productType: 'survey' }, by);
     } finally {
-      await store.close();
+      await store.database.close();
     }
 
     const generated = performance.now();

@@ -23,19 +23,19 @@ export const BENCH_EMAIL = 'bench@example.com';
 
 /** Creates the API user, its credential, one workspace with the user as member, and the tests. */
 async function seedThroughStore(store, dist, { counts, credential }) {
-  await store.migrate();
+  await store.database.migrate();
   const hasher = await dist.SecretHasher.load(store);
-  await store.createUser(BENCH_EMAIL, by);
-  await store.createCredential(
+  await store.credentials.createUser(BENCH_EMAIL, by);
+  await store.credentials.createCredential(
     { clientId: credential.clientId, email: BENCH_EMAIL, secretHash: hasher.hash(credential.clientSecret) },
     by,
   );
-  const workspace = await store.createWorkspace({ id: randomUUID(), name: 'Benchmark lab' }, by);
-  await store.addMember(workspace.id, BENCH_EMAIL, by);
+  const workspace = await store.directory.createWorkspace({ id: randomUUID(), name: 'Benchmark lab' }, by);
+  await store.directory.addMember(workspace.id, BENCH_EMAIL, by);
   const testIds = [];
   for (let i = 0; i < counts.length; i++) {
     const id = randomUUID();
-    await store.createTest({ id, workspaceId: workspace.id, title: `Benchmark test ${i + 1}`, productType: 'survey' }, by);
+    await store.directory.createTest({ id, workspaceId: workspace.id, title: `Benchmark test ${i + 1}`, productType: 'survey' }, by);
     testIds.push(id);
   }
   return { workspaceId: workspace.id, testIds };
@@ -48,7 +48,7 @@ export async function seedSqlite(path, dist, { layout, credential }) {
   try {
     ids = await seedThroughStore(store, dist, { counts: layout.counts, credential });
   } finally {
-    await store.close();
+    await store.database.close();
   }
   const started = performance.now();
   insertSqliteSessions(path, ids.testIds, layout.counts);
@@ -93,7 +93,7 @@ export function postgresUrlWithSchema(databaseUrl, schema) {
 /**
  * A fresh schema in the PostgreSQL database of `databaseUrl`, holding `layout`. The sessions
  * are generated inside PostgreSQL (generate_series, gen_random_uuid) by the same rules as
- * `forEachSession`: shipping a million rows over the wire through Store.importSessions takes
+ * `forEachSession`: shipping a million rows over the wire through Store.sessions.importSessions takes
  * minutes, which the benchmark's ten-minute budget cannot spare.
  */
 export async function seedPostgres(databaseUrl, schema, dist, { layout, credential }) {
@@ -102,7 +102,7 @@ export async function seedPostgres(databaseUrl, schema, dist, { layout, credenti
   try {
     ids = await seedThroughStore(store, dist, { counts: layout.counts, credential });
   } finally {
-    await store.close();
+    await store.database.close();
   }
   const url = postgresUrlWithSchema(databaseUrl, schema);
   const started = performance.now();

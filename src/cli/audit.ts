@@ -29,7 +29,7 @@ export function registerAudit(program: Command): void {
     .option(JSON_FLAG, JSON_FLAG_HELP)
     .action(async (options: OutputOptions & { limit: string }) => {
       const limit = positiveIntegerArgument('--limit', options.limit, MAX_LIMIT);
-      const events = await withRuntime((rt) => rt.store.listAudit({ limit }));
+      const events = await withRuntime((rt) => rt.store.audit.list({ limit }));
       emit(options, events.map(eventJson), () =>
         table(
           events,

@@ -41,10 +41,10 @@ export function registerCredentials(program: Command): void {
       const clientId = generateClientId();
       const clientSecret = generateClientSecret();
       const credential = await withRuntime(async (rt, by) => {
-        if (!(await rt.store.findUserByEmail(email))) {
+        if (!(await rt.store.credentials.findUserByEmail(email))) {
           throw new CliError(`no user with email ${email} (register it first: results-api users create --email ${email})`);
         }
-        return rt.store.createCredential({ clientId, email, secretHash: rt.hasher.hash(clientSecret) }, by);
+        return rt.store.credentials.createCredential({ clientId, email, secretHash: rt.hasher.hash(clientSecret) }, by);
       });
       emit(
         options,
@@ -68,7 +68,7 @@ export function registerCredentials(program: Command): void {
       const { credential, rotatedAt, previousExpiresAt } = await withRuntime(async (rt, by) => {
         const now = rt.clock.now();
         const retireOthersAt = options.retirePreviousNow ? now : now + rt.config.secretRotationGraceSeconds * 1000;
-        const rotated = await rt.store.addCredentialSecret({ clientId, secretHash: rt.hasher.hash(clientSecret), retireOthersAt }, by);
+        const rotated = await rt.store.credentials.addCredentialSecret({ clientId, secretHash: rt.hasher.hash(clientSecret), retireOthersAt }, by);
         return { credential: rotated, rotatedAt: now, previousExpiresAt: retireOthersAt };
       });
       const previous =
@@ -99,7 +99,7 @@ export function registerCredentials(program: Command): void {
     .option(JSON_FLAG, JSON_FLAG_HELP)
     .action(async (options: OutputOptions & { clientId: string }) => {
       const clientId = clientIdArgument('--client-id', options.clientId);
-      const { credential, retired } = await withRuntime((rt, by) => rt.store.retirePreviousSecrets(clientId, by));
+      const { credential, retired } = await withRuntime((rt, by) => rt.store.credentials.retirePreviousSecrets(clientId, by));
       emit(options, { ...credentialJson(credential), retired }, () =>
         retired > 0
           ? `retired the previous secret of ${clientId} (${credential.email}); only the newest one works now`
@@ -114,7 +114,7 @@ export function registerCredentials(program: Command): void {
     .option(JSON_FLAG, JSON_FLAG_HELP)
     .action(async (options: OutputOptions & { clientId: string }) => {
       const clientId = clientIdArgument('--client-id', options.clientId);
-      const credential = await withRuntime((rt, by) => rt.store.revokeCredential(clientId, by));
+      const credential = await withRuntime((rt, by) => rt.store.credentials.revokeCredential(clientId, by));
       emit(
         options,
         credentialJson(credential),
@@ -127,7 +127,7 @@ export function registerCredentials(program: Command): void {
     .description('list credentials (never their secrets)')
     .option(JSON_FLAG, JSON_FLAG_HELP)
     .action(async (options: OutputOptions) => {
-      const list = await withRuntime((rt) => rt.store.listCredentials());
+      const list = await withRuntime((rt) => rt.store.credentials.listCredentials());
       emit(options, list.map(credentialJson), () =>
         table(
           list,

@@ -24,7 +24,7 @@ export function registerMembers(program: Command): void {
     .action(async (options: MemberOptions) => {
       const workspaceId = uuidArgument('--workspace', options.workspace);
       const email = emailArgument('--email', options.email);
-      const member = await withRuntime((rt, by) => rt.store.addMember(workspaceId, email, by));
+      const member = await withRuntime((rt, by) => rt.store.directory.addMember(workspaceId, email, by));
       emit(options, memberJson(member), () => `added ${member.email} to workspace ${member.workspaceId}`);
     });
 
@@ -37,7 +37,7 @@ export function registerMembers(program: Command): void {
     .action(async (options: MemberOptions) => {
       const workspaceId = uuidArgument('--workspace', options.workspace);
       const email = emailArgument('--email', options.email);
-      await withRuntime((rt, by) => rt.store.removeMember(workspaceId, email, by));
+      await withRuntime((rt, by) => rt.store.directory.removeMember(workspaceId, email, by));
       emit(options, { workspaceId, email, removed: true }, () => `removed ${email} from workspace ${workspaceId}`);
     });
 
@@ -48,7 +48,7 @@ export function registerMembers(program: Command): void {
     .option(JSON_FLAG, JSON_FLAG_HELP)
     .action(async (options: OutputOptions & { workspace: string }) => {
       const workspaceId = uuidArgument('--workspace', options.workspace);
-      const list = await withRuntime((rt) => rt.store.listMembers(workspaceId));
+      const list = await withRuntime((rt) => rt.store.directory.listMembers(workspaceId));
       emit(options, list.map(memberJson), () =>
         table(
           list,

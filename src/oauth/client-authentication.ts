@@ -62,7 +62,7 @@ export async function authenticateClient(
 ): Promise<ClientAuthResult> {
   const { method } = presented;
   // Only ids we could have issued reach the database (no NUL bytes, no megabyte strings).
-  const client = CLIENT_ID_PATTERN.test(presented.clientId) ? await deps.store.findClientForAuth(presented.clientId) : null;
+  const client = CLIENT_ID_PATTERN.test(presented.clientId) ? await deps.store.credentials.findClientForAuth(presented.clientId) : null;
   const now = deps.clock.now();
   const secretMatches = (client?.secrets ?? [{ hash: '', expiresAt: null }]).some(
     (s) => deps.hasher.matches(presented.clientSecret, s.hash) && (s.expiresAt === null || s.expiresAt > now),

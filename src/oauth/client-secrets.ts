@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Store } from '../store/store.js';
+import type { SettingsRepository } from '../store/settings.js';
 import { randomBase62 } from './random.js';
 
 /** Public client id, Okta-like: `0oa` + 17 base62 characters. */
@@ -18,8 +18,8 @@ export const CLIENT_ID_PATTERN = /^0oa[0-9A-Za-z]{17}$/;
 export class SecretHasher {
   private constructor(private readonly key: Buffer) {}
 
-  static async load(store: Store): Promise<SecretHasher> {
-    const key = await store.getOrSetSetting('client_secret_hash_key', randomBytes(32).toString('base64'));
+  static async load(settings: SettingsRepository): Promise<SecretHasher> {
+    const key = await settings.getOrSet('client_secret_hash_key', randomBytes(32).toString('base64'));
     return new SecretHasher(Buffer.from(key, 'base64'));
   }
 

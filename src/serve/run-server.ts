@@ -13,7 +13,7 @@ import { PrimaryRateLimiter, clusterMetricsSource } from './cluster-ipc.js';
 export async function runServer(config: Config): Promise<void> {
   const inCluster = cluster.isWorker;
   const runtime = await openRuntime(config, inCluster && !config.redisUrl ? { rateLimiter: new PrimaryRateLimiter() } : {});
-  const metrics = new Metrics(() => runtime.store.poolStats?.());
+  const metrics = new Metrics(() => runtime.store.database.poolStats?.());
   if (inCluster) metrics.exposition = clusterMetricsSource(metrics.registry);
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   try {

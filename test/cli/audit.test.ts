@@ -33,10 +33,10 @@ describe('results-api audit', () => {
     clientId = issued.clientId;
     const rt = await openRuntime(loadConfig({ DATABASE_URL: cli.databaseUrl, LOG_LEVEL: 'silent' }));
     try {
-      const stored = (await rt.store.findClientForAuth(clientId))!.secrets.map((s) => s.hash);
+      const stored = (await rt.store.credentials.findClientForAuth(clientId))!.secrets.map((s) => s.hash);
       expect(stored.sort()).toEqual([issued.clientSecret, rotated.clientSecret].map((s) => rt.hasher.hash(s)).sort());
       secretMaterial.push(issued.clientSecret, rotated.clientSecret, ...stored);
-      secretMaterial.push(...(await rt.store.listSigningKeys()).map((k) => k.privateKeyPem.split('\n')[1]!));
+      secretMaterial.push(...(await rt.store.signingKeys.list()).map((k) => k.privateKeyPem.split('\n')[1]!));
     } finally {
       await rt.close();
     }

@@ -53,7 +53,7 @@ describe('results-api credentials rotate / retire-previous', () => {
   });
 
   const activeSecrets = async (clientId: string): Promise<number | undefined> =>
-    (await rt.store.listCredentials()).find((c) => c.clientId === clientId)?.activeSecrets;
+    (await rt.store.credentials.listCredentials()).find((c) => c.clientId === clientId)?.activeSecrets;
 
   it('rotate prints the new secret once, as issue does, and when the previous one stops working', async () => {
     const { clientId } = clients[0]!;
@@ -73,7 +73,7 @@ describe('results-api credentials rotate / retire-previous', () => {
     expect(until?.[1]).toMatch(ISO);
     expect(until?.[2]).toBe(clientId);
     // The time the store was told, as the audit log recorded it.
-    const [event] = await rt.store.listAudit({ limit: 1 });
+    const [event] = await rt.store.audit.list({ limit: 1 });
     expect(event).toMatchObject({ action: 'credential.rotate', details: { previousSecretExpiresAt: Date.parse(until![1]!) } });
     expect(lines.slice(6)).toEqual([SHOWN_ONCE, '']);
     expect(lines[3]!.split(' ').at(-1)).not.toBe(clients[0]!.clientSecret);
@@ -129,9 +129,9 @@ describe('results-api credentials rotate / retire-previous', () => {
 
   describe('bad input: exit non-zero, print one error line, change nothing', () => {
     const state = async () => ({
-      credentials: await rt.store.listCredentials(),
-      secrets: await Promise.all(clients.map((c) => rt.store.findClientForAuth(c.clientId))),
-      audit: await rt.store.listAudit({ limit: 100_000 }),
+      credentials: await rt.store.credentials.listCredentials(),
+      secrets: await Promise.all(clients.map((c) => rt.store.credentials.findClientForAuth(c.clientId))),
+      audit: await rt.store.audit.list({ limit: 100_000 }),
     });
 
     beforeAll(async () => {

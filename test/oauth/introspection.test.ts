@@ -119,13 +119,13 @@ describe('inactive: exactly {"active": false}, nothing else', () => {
   it("a revoked credential's token: the credential can no longer authenticate, and its user's new credential sees it inactive", async () => {
     const holder = await seedClient(t.runtime);
     const token = await mintToken(t, holder);
-    await t.runtime.store.revokeCredential(holder.clientId, storeActor);
+    await t.runtime.store.credentials.revokeCredential(holder.clientId, storeActor);
     const res = await introspect(t, holder, token);
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual(INVALID_CLIENT);
 
     const successor = { clientId: generateClientId(), clientSecret: generateClientSecret() };
-    await t.runtime.store.createCredential(
+    await t.runtime.store.credentials.createCredential(
       { clientId: successor.clientId, email: holder.email, secretHash: t.runtime.hasher.hash(successor.clientSecret) },
       storeActor,
     );
@@ -135,12 +135,12 @@ describe('inactive: exactly {"active": false}, nothing else', () => {
   it("a disabled user's token: the client can no longer authenticate; re-enabled, the token is active again", async () => {
     const holder = await seedClient(t.runtime);
     const token = await mintToken(t, holder);
-    await t.runtime.store.setUserStatus(holder.email, 'disabled', storeActor);
+    await t.runtime.store.credentials.setUserStatus(holder.email, 'disabled', storeActor);
     const res = await introspect(t, holder, token);
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual(INVALID_CLIENT);
     // Disabling suspends; it does not revoke. (Revoke the credential to end its tokens for good.)
-    await t.runtime.store.setUserStatus(holder.email, 'active', storeActor);
+    await t.runtime.store.credentials.setUserStatus(holder.email, 'active', storeActor);
     expect(await introspection(t, holder, token)).toMatchObject({ active: true });
   });
 });

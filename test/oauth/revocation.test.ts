@@ -98,9 +98,9 @@ describe('what is not revoked', () => {
   it('an expired token is 200 and nothing is recorded', async () => {
     const token = await mintToken(t, client);
     clock.advance(3600_000);
-    const before = (await t.runtime.store.listAudit()).length;
+    const before = (await t.runtime.store.audit.list()).length;
     expect((await revoke(t, client, token)).status).toBe(200);
-    expect((await t.runtime.store.listAudit()).length).toBe(before);
+    expect((await t.runtime.store.audit.list()).length).toBe(before);
   });
 
   it("another client's valid token is 400 invalid_request, and the token keeps working", async () => {
@@ -132,7 +132,7 @@ describe('the audit log and the denylist', () => {
   it('records who revoked which jti, and never the token or a secret', async () => {
     const token = await mintToken(t, client);
     await revoke(t, client, token, { auth: 'basic' });
-    const events = await t.runtime.store.listAudit();
+    const events = await t.runtime.store.audit.list();
     expect(events.filter((e) => e.action === 'token.revoke' && e.subject === jtiOf(token))).toEqual([
       { id: expect.any(Number), at: START, actor: `client:${client.clientId}`, action: 'token.revoke', subject: jtiOf(token), details: {} },
     ]);
@@ -147,8 +147,8 @@ describe('the audit log and the denylist', () => {
     const jti = jtiOf(token);
     await revoke(t, client, token);
     const exp = (decodeJws(token).payload.exp as number) * 1000;
-    expect(await t.runtime.store.isAccessTokenRevoked(jti, exp - 1)).toBe(true);
-    expect(await t.runtime.store.isAccessTokenRevoked(jti, exp)).toBe(false);
+    expect(await t.runtime.store.revocations.isRevoked(jti, exp - 1)).toBe(true);
+    expect(await t.runtime.store.revocations.isRevoked(jti, exp)).toBe(false);
 
     clock.set(exp - 1000);
     expect((await callApi(t, authHeaders(token))).status).toBe(401);
@@ -180,7 +180,7 @@ describe('the audit log and the denylist', () => {
     expect((await callApi(t, authHeaders(token))).status).toBe(200);
     const cli = await openRuntime(t.runtime.config, { clock });
     try {
-      await cli.store.revokeAccessToken(jtiOf(token), (decodeJws(token).payload.exp as number) * 1000, storeActor);
+      await cli.store.revocations.revoke(jtiOf(token), (decodeJws(token).payload.exp as number) * 1000, storeActor);
     } finally {
       await cli.close();
     }

@@ -27,7 +27,7 @@ afterEach(() => clock.set(START));
 /** What `credentials rotate` does: a new secret; the others retire after the grace period. */
 async function rotateSecret(client: SeededClient, graceMs = GRACE_MS): Promise<SeededClient> {
   const clientSecret = generateClientSecret();
-  await t.runtime.store.addCredentialSecret(
+  await t.runtime.store.credentials.addCredentialSecret(
     { clientId: client.clientId, secretHash: t.runtime.hasher.hash(clientSecret), retireOthersAt: clock.now() + graceMs },
     storeActor,
   );
@@ -97,7 +97,7 @@ describe('secret rotation', () => {
   it('the audit log records the rotation without the secret or its hash', async () => {
     const old = await seedClient(t.runtime);
     const rotated = await rotateSecret(old);
-    const events = (await t.runtime.store.listAudit()).filter((e) => e.subject === old.clientId);
+    const events = (await t.runtime.store.audit.list()).filter((e) => e.subject === old.clientId);
     expect(events.map((e) => e.action)).toEqual(['credential.issue', 'credential.rotate']);
     const text = JSON.stringify(events);
     for (const secret of [old.clientSecret, rotated.clientSecret]) {
@@ -108,7 +108,7 @@ describe('secret rotation', () => {
 
   it('a revoked credential cannot be given a new secret', async () => {
     const client = await seedClient(t.runtime);
-    await t.runtime.store.revokeCredential(client.clientId, storeActor);
+    await t.runtime.store.credentials.revokeCredential(client.clientId, storeActor);
     await expect(rotateSecret(client)).rejects.toMatchObject({ code: 'not_found' });
   });
 });
@@ -122,7 +122,7 @@ describe('credential revocation', () => {
     const otherToken = await mintToken(t, other);
     for (const token of tokens) expect((await callApi(t, authHeaders(token))).status).toBe(200);
 
-    await t.runtime.store.revokeCredential(client.clientId, storeActor);
+    await t.runtime.store.credentials.revokeCredential(client.clientId, storeActor);
 
     for (const token of tokens) {
       for (const scheme of ['bearer', 'token'] as const) {
@@ -143,7 +143,7 @@ describe('credential revocation', () => {
     expect((await callApi(t, authHeaders(token))).status).toBe(200);
     const cli = await openRuntime(t.runtime.config, { clock });
     try {
-      await cli.store.revokeCredential(client.clientId, { actor: 'cli' });
+      await cli.store.credentials.revokeCredential(client.clientId, { actor: 'cli' });
     } finally {
       await cli.close();
     }
@@ -154,7 +154,7 @@ describe('credential revocation', () => {
   it("disabling the user suspends the client's tokens and secrets on the next request", async () => {
     const client = await seedClient(t.runtime);
     const token = await mintToken(t, client);
-    await t.runtime.store.setUserStatus(client.email, 'disabled', storeActor);
+    await t.runtime.store.credentials.setUserStatus(client.email, 'disabled', storeActor);
     expect((await callApi(t, authHeaders(token))).status).toBe(401);
     await expectInvalidClient(client);
   });

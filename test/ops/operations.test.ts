@@ -30,7 +30,7 @@ describe('health, readiness and metrics', () => {
 
   it('503 /readyz when the database does not answer', async () => {
     const broken = await startTestApp();
-    await broken.runtime.store.close();
+    await broken.runtime.store.database.close();
     try {
       const res = await fetch(`${broken.url}/readyz`);
       expect(res.status).toBe(503);

@@ -85,7 +85,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     const token = await getToken(a, cli, s);
     expect((await list(a, s, token)).status).toBe(200);
     expect((await list(b, s, token)).status).toBe(200);
-    await cli.store.revokeCredential(s.clientId, by);
+    await cli.store.credentials.revokeCredential(s.clientId, by);
     await withinOneSecond(async () => {
       expect((await list(a, s, token)).status).toBe(401);
       expect((await list(b, s, token)).status).toBe(401);
@@ -110,7 +110,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     const token = await getToken(b, cli, s);
     expect((await list(a, s, token)).status).toBe(200);
     expect((await list(b, s, token)).status).toBe(200);
-    await cli.store.removeMember(s.workspaceId, s.email, by);
+    await cli.store.directory.removeMember(s.workspaceId, s.email, by);
     await withinOneSecond(async () => {
       expect((await list(a, s, token)).status).toBe(404);
       expect((await list(b, s, token)).status).toBe(404);
@@ -133,7 +133,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
   it('a key rotation by the CLI is honoured by both: old tokens keep working, new tokens use the new key', async () => {
     const s = await seed(cli, { sessions: 1 });
     const before = await getToken(a, cli, s);
-    const kid = await rotateSigningKey(cli.store, cli.clock, by);
+    const kid = await rotateSigningKey(cli.store.signingKeys, cli.clock, by);
     await withinOneSecond(async () => {
       for (const server of [a, b]) {
         const token = await getToken(server, cli, s);
