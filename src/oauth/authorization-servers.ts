@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { SettingsRepository } from '../store/settings.js';
+import { SERVER_SCOPES } from './scope-names.js';
 import { randomBase62 } from './random.js';
 
 /** One authorization server: `{auth_url}/oauth2/<id>`. */
@@ -21,8 +22,6 @@ export interface AuthorizationServers {
   byIssuer(issuer: string): AuthorizationServer | undefined;
 }
 
-/** The one scope each server offers (the seed's forms A and B). */
-export const SERVER_SCOPES = { default: 'public_api.read', custom: 'studies:read' } as const;
 
 /** Okta-like id of the custom server: `aus` + 17 base62 characters. */
 export const generateAuthServerId = (): string => `aus${randomBase62(17)}`;

@@ -45,7 +45,7 @@ describe('results-api credentials rotate / retire-previous', () => {
     cli = cliSandbox();
     cli.env.SECRET_ROTATION_GRACE_SECONDS = '3600';
     rt = await openRuntime(loadConfig({ DATABASE_URL: cli.databaseUrl, LOG_LEVEL: 'silent' }));
-    clients = await seedClients(rt, 4);
+    clients = await seedClients(rt, 5);
   });
   afterAll(async () => {
     await rt?.close();
@@ -150,6 +150,18 @@ describe('results-api credentials rotate / retire-previous', () => {
       const result = await cli.run(['credentials', ...args]);
       expect(result).toMatchObject({ code, stdout: '' });
       expect(result.stderr.split('\n')[0]).toBe(message);
+      expect(await state()).toEqual(before);
+    });
+
+    it('a second rotate while the previous secret is in grace: refused, naming both secrets and the way out', async () => {
+      const { clientId } = clients[4]!;
+      await cli.json(['credentials', 'rotate', '--client-id', clientId]);
+      const before = await state();
+      const result = await cli.run(['credentials', 'rotate', '--client-id', clientId]);
+      expect(result).toMatchObject({ code: 1, stdout: '' });
+      expect(result.stderr).toMatch(new RegExp(`^error: credential ${clientId} already has two live secrets: the current one \\(issued \\S+Z\\) and the previous one \\(issued \\S+Z, promised until \\S+Z\\)`));
+      expect(result.stderr).toContain(`results-api credentials retire-previous --client-id ${clientId}`);
+      expect(result.stderr).toContain('--retire-previous-now');
       expect(await state()).toEqual(before);
     });
 

@@ -11,8 +11,7 @@ const CHUNK_ROWS = 1000;
  * them (test_id is never changed); the writer then throws and the transaction rolls back.
  * xmax = 0 marks a freshly inserted row; unchanged rows of this test are not returned.
  */
-const UPSERT_CHUNK = `
-  INSERT INTO sessions AS s (test_id, session_id, audience_id, status, start_time, finish_time)
+const UPSERT_CHUNK = `INSERT INTO sessions AS s (test_id, session_id, audience_id, status, start_time, finish_time)
   SELECT @testId::text, i.* FROM unnest(@sessionIds::text[], @audienceIds::text[], @statuses::text[],
                                         @startTimes::bigint[], @finishTimes::bigint[])
                          AS i (session_id, audience_id, status, start_time, finish_time)
