@@ -42,9 +42,6 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  /** The exposition served at /metrics: this process's registry, or (in a cluster) all workers'. */
-  exposition: () => Promise<string> = () => this.registry.metrics();
-
   constructor(poolStats?: () => PoolStats | undefined) {
     collectDefaultMetrics({ register: this.registry });
     if (poolStats) {
@@ -65,7 +62,10 @@ export class Metrics {
   }
 }
 
-/** Times every request and serves the registry at /metrics. */
+/**
+ * Times every request. The registry is served by the operations listener (metrics-listener.ts),
+ * never by this app: the public port must not tell why an authentication failed.
+ */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onResponse', (request, reply, done) => {
     metrics.requestDuration.observe(
@@ -73,9 +73,5 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
       reply.elapsedTime / 1000,
     );
     done();
-  });
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-    reply.header('cache-control', 'no-store').type(metrics.registry.contentType);
-    return metrics.exposition();
   });
 }

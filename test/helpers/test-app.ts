@@ -6,6 +6,8 @@ import pg from 'pg';
 import { buildApp, type AppDeps } from '../../src/app.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
+import { Metrics } from '../../src/ops/metrics.js';
+import { listenForMetrics } from '../../src/ops/metrics-listener.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
 import { dropSchemas, requirePostgres, uniqueSchemaName } from './postgres.js';
 import { recordResponseConformance } from './response-conformance.js';
@@ -30,6 +32,8 @@ export interface TestApp {
   runtime: Runtime;
   /** e.g. http://127.0.0.1:41234 */
   url: string;
+  /** The operations listener's /metrics, on its own port as in production. */
+  metricsUrl: string;
   databaseUrl: string;
   close(): Promise<void>;
 }
@@ -49,15 +53,19 @@ export async function startTestApp(
   // PUBLIC_URL is fixed before the port is known; tests use `url` to connect.
   const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1:8080', ...options.env, DATABASE_URL: databaseUrl });
   const runtime = await openRuntime(config, options.clock ? { clock: options.clock } : {});
-  const app = await buildApp({ ...runtime, logger: options.logger });
+  const metrics = new Metrics(() => runtime.store.database.poolStats?.());
+  const app = await buildApp({ ...runtime, metrics, logger: options.logger });
   const conformance = recordResponseConformance(app);
   const address = await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
+  const metricsListener = await listenForMetrics({ host: '127.0.0.1', port: 0 }, () => metrics.registry.metrics());
   return {
     app,
     runtime,
     url: address,
+    metricsUrl: `${metricsListener.address}/metrics`,
     databaseUrl,
     close: async () => {
+      await metricsListener.close();
       await app.close();
       await runtime.close();
       await postgres?.drop();

@@ -29,7 +29,7 @@ async function issue(t: TestApp, client: SeededClient, form: TokenForm = 'B'): P
 }
 
 const metric = async (t: TestApp, name: string): Promise<number> => {
-  const text = await (await fetch(`${t.url}/metrics`)).text();
+  const text = await (await fetch(t.metricsUrl)).text();
   return Number(new RegExp(`^${name}\\{server="custom"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
 };
 
