@@ -35,6 +35,12 @@ export class Metrics {
     labelNames: ['kind', 'reason'] as const,
     registers: [this.registry],
   });
+  readonly changesHeard = new Counter({
+    name: 'changes_heard_total',
+    help: 'Committed changes announced by any process (this one included), each of which emptied this process\'s caches, by topic.',
+    labelNames: ['topic'] as const,
+    registers: [this.registry],
+  });
   readonly rateLimitRejections = new Counter({
     name: 'rate_limit_rejections_total',
     help: 'Requests refused with 429, by limit.',

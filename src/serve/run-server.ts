@@ -26,6 +26,7 @@ export async function runServer(config: Config): Promise<void> {
   const runtime = await openRuntime(config, rateLimiter ? { rateLimiter } : {});
   const metrics = new Metrics(() => runtime.store.database.poolStats?.());
   if (inCluster) answerMetricsRequests(metrics.registry);
+  runtime.feed.subscribe((change) => metrics.changesHeard.inc({ topic: change.topic }));
   let metricsListener: MetricsListener | undefined;
   try {
     app = await buildApp({ ...runtime, metrics });
