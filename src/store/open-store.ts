@@ -47,8 +47,9 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions):
       import('./postgres/postgres-database.js'),
       import('./postgres/session-import.js'),
     ]);
-    database = new PostgresDatabase(databaseUrl, clock, announce, options.postgres);
-    bulkWriter = postgresSessionWriter;
+    const postgres = new PostgresDatabase(databaseUrl, clock, announce, options.postgres);
+    database = postgres;
+    bulkWriter = postgresSessionWriter(postgres);
   }
   return {
     database,

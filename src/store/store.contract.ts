@@ -462,6 +462,13 @@ export function describeStoreContract(name: string, makeStore: (clock: ManualClo
         expect(await store.audit.list()).toEqual(auditBefore);
       });
 
+      it('keeps any text exactly, tabs, newlines and backslashes included', async () => {
+        const { testId } = await workspaceWithTest(1);
+        const status = 'IN\tPROGRESS\\N\r\nnext \\ line';
+        await store.sessions.importSessions(testId, [session(1, T0, { status, audienceId: null })], admin);
+        expect((await store.sessions.listSessions(testId, 0, 10)).map((s) => [s.status, s.audienceId])).toEqual([[status, null]]);
+      });
+
       it('is all-or-nothing for large batches too', async () => {
         const a = await workspaceWithTest(1);
         const b = await workspaceWithTest(2);

@@ -157,12 +157,13 @@ await describeIfPostgres('sessions import killed mid-way (PostgreSQL)', (postgre
     cli?.cleanup();
   });
 
-  /** Whether the import's connection is inside its transaction, upserting sessions. */
+  /** Whether the import's connection is inside its transaction, copying or upserting sessions. */
   const upserting = async () =>
     (
       await admin.query(
         `SELECT 1 FROM pg_stat_activity
-          WHERE application_name = $1 AND xact_start IS NOT NULL AND query LIKE 'INSERT INTO sessions%'`,
+          WHERE application_name = $1 AND xact_start IS NOT NULL AND state = 'active'
+            AND (query LIKE 'COPY session_import%' OR query LIKE '%INSERT INTO sessions%')`,
         [applicationName],
       )
     ).rowCount! > 0;

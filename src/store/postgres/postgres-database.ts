@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { Change } from '../../changes/change-feed.js';
 import type { Clock } from '../../clock.js';
 import type { Announce, Database, Params, Row, Transaction } from '../database.js';
@@ -39,6 +42,8 @@ export class PostgresDatabase implements Database {
   readonly pool: pg.Pool;
   private readonly schema: string | undefined;
   private readonly prepared = new Map<string, Prepared>();
+  /** The connection behind each open transaction, for what only the driver can do (COPY). */
+  private readonly connections = new WeakMap<Transaction, pg.PoolClient>();
   private closed = false;
 
   constructor(
@@ -76,12 +81,14 @@ export class PostgresDatabase implements Database {
     let result: T;
     try {
       await client.query('BEGIN');
-      result = await fn({
+      const tx: Transaction = {
         one: async <R extends Row>(sql: string, params?: Params): Promise<R | undefined> => (await this.query<R>(client, sql, params))[0],
         all: <R extends Row>(sql: string, params?: Params) => this.query<R>(client, sql, params),
         run: async (sql, params) => (await client.query(this.statement(sql, params))).rowCount ?? 0,
         lock: async (name) => void (await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name])),
-      });
+      };
+      this.connections.set(tx, client);
+      result = await fn(tx);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {
@@ -93,6 +100,17 @@ export class PostgresDatabase implements Database {
     }
     if (change) await this.announce(change);
     return result;
+  }
+
+  /**
+   * `COPY ... FROM STDIN` inside `tx`, fed with `chunks` of COPY text as they come (with
+   * backpressure, so memory stays bounded). If `chunks` throws, the COPY is aborted
+   * (CopyFail) and the error passed on: the transaction then rolls back as usual.
+   */
+  async copyIn(tx: Transaction, sql: string, chunks: AsyncIterable<string>): Promise<void> {
+    const client = this.connections.get(tx);
+    if (!client) throw new Error('copyIn needs an open transaction of this database');
+    await pipeline(Readable.from(chunks), client.query(copyFrom(sql)));
   }
 
   private async query<T extends Row>(db: Queryable, sql: string, params?: Params): Promise<T[]> {
