@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { afterAll } from 'vitest';
 import { buildApp, type AppDeps } from '../../src/app.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
@@ -11,6 +12,7 @@ import { listenForMetrics } from '../../src/ops/metrics-listener.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
 import { dropSchemas, requirePostgres, uniqueSchemaName } from './postgres.js';
 import { recordResponseConformance } from './response-conformance.js';
+import { seedClient, type SeededClient } from './seed.js';
 
 /** In the `postgres` test project: a fresh schema per app (null elsewhere, or when skipping). */
 async function postgresForThisProject(): Promise<{ url: string; drop(): Promise<void> } | null> {
@@ -76,4 +78,16 @@ export async function startTestApp(
       }
     },
   };
+}
+
+/**
+ * The setup most suites share, called at a file's top level:
+ * `const { t, client } = await startSeededApp({ clock });` starts one app for the file with one
+ * seeded API user and credential, and closes it after the file's tests (failing them if any
+ * response broke the OpenAPI document).
+ */
+export async function startSeededApp(options: Parameters<typeof startTestApp>[0] = {}): Promise<{ t: TestApp; client: SeededClient }> {
+  const t = await startTestApp(options);
+  afterAll(() => t.close());
+  return { t, client: await seedClient(t.runtime) };
 }

@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { generateClientId, generateClientSecret } from '../../src/oauth/client-secrets.js';
-import { seedClient, storeActor, type SeededClient } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { seedClient, storeActor } from '../helpers/seed.js';
+import { startSeededApp } from '../helpers/test-app.js';
 import { INVALID_CLIENT, introspect, introspection, revoke } from '../helpers/token-operations.js';
 import { decodeJws, forgeToken, mintToken, serverOf, type ClientAuth, type TokenForm } from '../helpers/tokens.js';
 
@@ -13,14 +13,7 @@ import { decodeJws, forgeToken, mintToken, serverOf, type ClientAuth, type Token
 
 const START = Date.UTC(2026, 0, 1, 12, 0, 0, 0);
 const clock = new ManualClock(START);
-let t: TestApp;
-let client: SeededClient;
-
-beforeAll(async () => {
-  t = await startTestApp({ clock });
-  client = await seedClient(t.runtime);
-});
-afterAll(() => t.close());
+const { t, client } = await startSeededApp({ clock });
 afterEach(() => clock.set(START));
 
 const INACTIVE = { active: false };

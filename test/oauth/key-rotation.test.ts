@@ -1,10 +1,10 @@
 import type { KeyObject } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { rotateSigningKey } from '../../src/oauth/signing-keys.js';
 import { openRuntime } from '../../src/runtime.js';
-import { seedClient, storeActor, type SeededClient } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { storeActor } from '../helpers/seed.js';
+import { startSeededApp } from '../helpers/test-app.js';
 import { callApi, INVALID_TOKEN_PROBLEM, introspection } from '../helpers/token-operations.js';
 import { authHeaders, decodeJws, forgeToken, mintToken } from '../helpers/tokens.js';
 
@@ -20,14 +20,7 @@ const TTL_MS = 3600_000;
 const REFRESH_INTERVAL_MS = 10_000;
 
 const clock = new ManualClock(START);
-let t: TestApp;
-let client: SeededClient;
-
-beforeAll(async () => {
-  t = await startTestApp({ clock });
-  client = await seedClient(t.runtime);
-});
-afterAll(() => t.close());
+const { t, client } = await startSeededApp({ clock });
 // Each test starts two token lifetimes after the last: every key retired before then is
 // unpublished, so exactly one key (the active one) is published, as on a fresh server.
 beforeEach(() => clock.advance(2 * TTL_MS));

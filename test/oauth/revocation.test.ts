@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { openRuntime } from '../../src/runtime.js';
-import { seedClient, storeActor, type SeededClient } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { seedClient, storeActor } from '../helpers/seed.js';
+import { startSeededApp } from '../helpers/test-app.js';
 import { callApi, INVALID_CLIENT, INVALID_TOKEN_PROBLEM, introspection, revoke } from '../helpers/token-operations.js';
 import { authHeaders, decodeJws, mintToken, type ClientAuth, type TokenForm } from '../helpers/tokens.js';
 
@@ -14,14 +14,7 @@ import { authHeaders, decodeJws, mintToken, type ClientAuth, type TokenForm } fr
 
 const START = Date.UTC(2026, 0, 1, 12, 0, 0, 0);
 const clock = new ManualClock(START);
-let t: TestApp;
-let client: SeededClient;
-
-beforeAll(async () => {
-  t = await startTestApp({ clock });
-  client = await seedClient(t.runtime);
-});
-afterAll(() => t.close());
+const { t, client } = await startSeededApp({ clock });
 afterEach(() => clock.set(START));
 
 /** TOKEN_REUSE_SECONDS' default. */
