@@ -24,8 +24,17 @@ export function registerMembers(program: Command): void {
     .action(async (options: MemberOptions) => {
       const workspaceId = uuidArgument('--workspace', options.workspace);
       const email = emailArgument('--email', options.email);
-      const member = await withRuntime((rt, by) => rt.store.directory.addMember(workspaceId, email, by));
-      emit(options, memberJson(member), () => `added ${member.email} to workspace ${member.workspaceId}`);
+      const { member, userExists } = await withRuntime(async (rt, by) => ({
+        member: await rt.store.directory.addMember(workspaceId, email, by),
+        userExists: (await rt.store.credentials.findUserByEmail(email)) !== null,
+      }));
+      emit(options, { ...memberJson(member), userExists }, () =>
+        [
+          `added ${member.email} to workspace ${member.workspaceId}`,
+          // Membership is by email, so adding first is fine; but a typo would go unnoticed.
+          ...(userExists ? [] : [`note: no API user has this email yet; register one with: results-api users create --email ${member.email}`]),
+        ].join('\n'),
+      );
     });
 
   members

@@ -3,22 +3,36 @@ import { auditEventOf } from './rows.js';
 import type { Database, Transaction } from './database.js';
 import type { Actor, AuditEvent } from './store.js';
 
-/** Every action the audit log records. */
-export type AuditAction =
-  | 'user.create'
-  | 'user.disable'
-  | 'user.enable'
-  | 'credential.issue'
-  | 'credential.rotate'
-  | 'credential.retire_previous'
-  | 'credential.revoke'
-  | 'workspace.create'
-  | 'member.add'
-  | 'member.remove'
-  | 'test.create'
-  | 'sessions.import'
-  | 'key.add'
-  | 'token.revoke';
+/** Every action the audit log records: `<noun>.<verb>`. */
+export const AUDIT_ACTIONS = [
+  'user.create',
+  'user.disable',
+  'user.enable',
+  'credential.issue',
+  'credential.rotate',
+  'credential.retire_previous',
+  'credential.revoke',
+  'workspace.create',
+  'member.add',
+  'member.remove',
+  'test.create',
+  'sessions.import',
+  'key.add',
+  'token.revoke',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Which events to list; every filter is optional, and all given must hold. */
+export interface AuditFilter {
+  /** The newest this many events that pass the filter (default 1000). */
+  limit?: number;
+  /** At or after this time (epoch ms). */
+  since?: number;
+  /** An action (`credential.revoke`) or every action of a noun (`credential`). */
+  action?: string;
+  actor?: string;
+  subject?: string;
+}
 
 const INSERT = `INSERT INTO audit_events (at, actor, action, subject, details)
                 VALUES (@at, @actor, @action, @subject, @details)`;
@@ -41,13 +55,25 @@ export class AuditLog {
     private readonly clock: Clock,
   ) {}
 
-  /** The newest `limit` events, oldest first. */
-  async list(options: { limit?: number } = {}): Promise<AuditEvent[]> {
+  /** The newest events that pass `filter`, oldest first. */
+  async list(filter: AuditFilter = {}): Promise<AuditEvent[]> {
     const rows = await this.db.all(
       `SELECT id, at, actor, action, subject, details
-         FROM (SELECT id, at, actor, action, subject, details FROM audit_events ORDER BY id DESC LIMIT @limit) AS newest
+         FROM (SELECT id, at, actor, action, subject, details FROM audit_events
+                WHERE (CAST(@since AS BIGINT) IS NULL OR at >= @since)
+                  AND (CAST(@action AS TEXT) IS NULL OR action = @action OR action LIKE @nounPrefix ESCAPE '!')
+                  AND (CAST(@actor AS TEXT) IS NULL OR actor = @actor)
+                  AND (CAST(@subject AS TEXT) IS NULL OR subject = @subject)
+                ORDER BY id DESC LIMIT @limit) AS newest
         ORDER BY id`,
-      { limit: options.limit ?? 1000 },
+      {
+        limit: filter.limit ?? 1000,
+        since: filter.since ?? null,
+        action: filter.action ?? null,
+        nounPrefix: filter.action === undefined ? null : `${filter.action.replace(/[!%_]/g, '!$&')}.%`,
+        actor: filter.actor ?? null,
+        subject: filter.subject ?? null,
+      },
     );
     return rows.map(auditEventOf);
   }

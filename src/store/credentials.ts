@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
+import { isoTime } from '../results/iso-time.js';
 import { audit } from './audit-log.js';
 import { conflict } from './conflicts.js';
 import type { Database, Row, Transaction } from './database.js';
@@ -108,7 +109,7 @@ export class CredentialRepository {
       if (current) await tx.run(EXPIRE_SECRET, { clientId: input.clientId, hash: current.hash, expiresAt });
       for (const s of previous) await tx.run(EXPIRE_SECRET, { clientId: input.clientId, hash: s.hash, expiresAt: now });
       await tx.run(ADD_SECRET, { clientId: input.clientId, hash: input.secretHash, now });
-      await audit(tx, this.clock, by, 'credential.rotate', input.clientId, { previousSecretExpiresAt: input.retireOthersAt });
+      await audit(tx, this.clock, by, 'credential.rotate', input.clientId, { previousSecretExpiresAt: isoTime(expiresAt) });
       return this.credential(tx, input.clientId);
     });
   }

@@ -74,7 +74,7 @@ describe('results-api credentials rotate / retire-previous', () => {
     expect(until?.[2]).toBe(clientId);
     // The time the store was told, as the audit log recorded it.
     const [event] = await rt.store.audit.list({ limit: 1 });
-    expect(event).toMatchObject({ action: 'credential.rotate', details: { previousSecretExpiresAt: Date.parse(until![1]!) } });
+    expect(event).toMatchObject({ action: 'credential.rotate', details: { previousSecretExpiresAt: until![1] } });
     expect(lines.slice(6)).toEqual([SHOWN_ONCE, '']);
     expect(lines[3]!.split(' ').at(-1)).not.toBe(clients[0]!.clientSecret);
     expect(await activeSecrets(clientId)).toBe(2);
