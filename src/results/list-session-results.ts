@@ -34,9 +34,12 @@ export async function listSessionResults(
   return deps.pages.cachedBody(key, async () => serialize(await readPage(deps.pages, test, paging)));
 }
 
-/** The total comes from the count stored with the test, not a COUNT(*). */
+/**
+ * Completed sessions only, as the real service lists them; the total is the count each import
+ * stores per status, not a COUNT(*).
+ */
 async function readPage(pages: SessionPageReader, test: Test, paging: Paging): Promise<SessionResultsPage> {
-  const totalCount = test.sessionCount;
+  const totalCount = await pages.count(test.id);
   const sessions = paging.offset < totalCount ? await pages.read(test.id, paging.offset, paging.limit) : [];
   const pagination =
     paging.form === 'offset'
