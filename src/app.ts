@@ -13,6 +13,7 @@ import { lazyRequestLogger } from './http/request-logger.js';
 import { loggerOptions } from './http/logging.js';
 import { answerFrameworkError, answerUnparsedRequest } from './http/unrouted-errors.js';
 import type { RateLimiter } from './http/rate-limiter.js';
+import { HSTS_VALUE, sendsHsts } from './http/response-headers.js';
 import type { AccessTokenVerifier } from './oauth/access-tokens.js';
 import type { AuthorizationServers } from './oauth/authorization-servers.js';
 import type { SecretHasher } from './oauth/client-secrets.js';
@@ -66,8 +67,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerUnparsedRequest,
   });
+  const hsts = sendsHsts(deps.config.publicUrl);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    if (hsts) reply.header('strict-transport-security', HSTS_VALUE);
     done();
   });
   registerFormBodyParser(app);

@@ -493,10 +493,13 @@ describe('headers on every response', () => {
     ['404', () => current(`testId=${foreignTestId}`), 404],
   ];
 
-  it.each(cases)('%s: Cache-Control private, no-store and the rate-limit headers', async (_name, request, status) => {
+  it.each(cases)('%s: Cache-Control private, no-store, Pragma no-cache and the rate-limit headers', async (_name, request, status) => {
     const res = await request();
     expect(res.status).toBe(status);
     expect(res.headers.get('cache-control')).toBe('private, no-store');
+    expect(res.headers.get('pragma')).toBe('no-cache');
+    // PUBLIC_URL is http here: no promise of https.
+    expect(res.headers.get('strict-transport-security')).toBeNull();
     const { apiPerWindow, windowSeconds } = t.runtime.config.rateLimit;
     expect(res.headers.get('x-ratelimit-limit')).toBe(String(apiPerWindow));
     const remaining = Number(res.headers.get('x-ratelimit-remaining'));
@@ -517,5 +520,25 @@ describe('headers on every response', () => {
     const second = Number((await earlier(`testId=${s.testId}`)).headers.get('x-ratelimit-remaining'));
     // Both tokens belong to one client; the windows may roll over between the two requests.
     expect(second === first - 1 || second === t.runtime.config.rateLimit.apiPerWindow - 1).toBe(true);
+  });
+});
+
+describe('Strict-Transport-Security', () => {
+  it('is sent on every response when PUBLIC_URL is https, on the API, the authorization servers and the probes', async () => {
+    const https = await startTestApp({ env: { PUBLIC_URL: 'https://results.example.com' } });
+    try {
+      const responses = [
+        await fetch(`${https.url}/api/v2/sessionResults?testId=${randomUUID()}`),
+        await fetch(`${https.url}/v2/sessionResults?testId=${randomUUID()}`, { headers: { token: 'garbage' } }),
+        await fetch(`${https.url}/oauth2/default/v1/keys`),
+        await fetch(`${https.url}/healthz`),
+        await fetch(`${https.url}/no/such/path`),
+      ];
+      expect(responses.map((r) => r.status)).toEqual([401, 401, 200, 200, 404]);
+      for (const res of responses) expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000');
+      expect(responses[0]!.headers.get('pragma')).toBe('no-cache');
+    } finally {
+      await https.close();
+    }
   });
 });
