@@ -5,6 +5,7 @@ import type { AccessReads } from './access/access-cache.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { registerApiGuard } from './access/api-guard.js';
+import { EXTENSION_KEY } from './docs/extension.js';
 import { registerOpenApi } from './docs/openapi.js';
 import { registerReferencePage } from './docs/reference-page.js';
 import { registerErrorHandling } from './http/error-handler.js';
@@ -62,6 +63,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Behind a load balancer, the client's address comes from X-Forwarded-For (rate limits key on it).
     trustProxy: deps.config.trustProxy,
     bodyLimit: FORM_BODY_LIMIT,
+    // The extension mark is an annotation for the OpenAPI document, not a validation rule.
+    ajv: { customOptions: { keywords: [EXTENSION_KEY] } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Refusals before routing, in the documented error shapes too.
     frameworkErrors: answerFrameworkError,
