@@ -10,6 +10,8 @@
  * page every completed session of each. Output: one JSON object on stdout,
  * `{ tests: [{ testId, totalCount, sessions: [...] }] }`.
  */
+import process from 'node:process';
+import { URL } from 'node:url';
 import * as oauth from 'oauth4webapi';
 import createClient from 'openapi-fetch';
 
