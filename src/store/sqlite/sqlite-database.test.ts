@@ -38,3 +38,42 @@ describe('SQLite migration 2', () => {
     }
   });
 });
+
+describe('SQLite: pages of one status', () => {
+  it('read one range of the status index, at any depth, whatever lies between (no scan, no sort)', async () => {
+    const path = join(dir, 'plans.db');
+    const store = await openSqliteStore(path, new ManualClock());
+    const raw = new Database(path, { readonly: true });
+    try {
+      await store.database.migrate();
+      const by = { actor: 'test' };
+      await store.directory.createWorkspace({ id: 'w', name: 'W' }, by);
+      await store.directory.createTest({ id: 't', workspaceId: 'w', title: 'T', productType: 'survey' }, by);
+      const statuses = ['COMPLETE', 'ABANDONED', 'IN_PROGRESS', 'COMPLETE'];
+      await store.sessions.importSessions(
+        't',
+        Array.from({ length: 400 }, (_, i) => ({ sessionId: `s${i}`, audienceId: null, status: statuses[i % 4]!, startTime: i, finishTime: null })),
+        by,
+      );
+      // The statements the repository runs, as it runs them (better-sqlite3 binds @name itself).
+      const seen: { sql: string; params: Record<string, unknown> }[] = [];
+      const all = store.database.all.bind(store.database);
+      store.database.all = (async (sql: string, params: Record<string, unknown> = {}) => {
+        seen.push({ sql, params });
+        return all(sql, params);
+      }) as typeof store.database.all;
+      await store.sessions.listSessions('t', 10, 25, { status: 'COMPLETE' });
+      const [anchor] = await store.sessions.listSessionKeys('t', 100, 10_100, 'COMPLETE');
+      await store.sessions.listSessions('t', 10, 25, { status: 'COMPLETE', after: anchor! });
+      expect(seen).toHaveLength(3);
+      for (const { sql, params } of seen) {
+        const plan = (raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((r) => r.detail);
+        const reads = plan.filter((d) => / sessions /.test(` ${d} `));
+        expect(reads, plan.join('\n')).toEqual([expect.stringMatching(/^SEARCH sessions USING COVERING INDEX sessions_by_status \(test_id=\? AND status=\?/)]);
+      }
+    } finally {
+      raw.close();
+      await store.database.close();
+    }
+  });
+});
