@@ -1,4 +1,5 @@
-// Counts every session of a test, by status, with the results-api SDK (the iterator pages).
+// Counts the completed sessions of a test (the ones the API lists), by audience, with the
+// results-api SDK (the iterator pages).
 // RESULTS_API_CLIENT_ID=... RESULTS_API_CLIENT_SECRET=... RESULTS_API_BASE_URL=https://... \
 // RESULTS_API_AUTH_SERVER_ID=aus... node examples/export-sessions.mjs <testId>
 import process from 'node:process';
@@ -14,10 +15,11 @@ const client = new ResultsClient({
   authorizationServerId: env.RESULTS_API_AUTH_SERVER_ID, // unset: form A (default server)
 });
 
-const byStatus = {};
+const byAudience = {};
 let count = 0;
 for await (const session of client.sessionResults(testId)) {
-  byStatus[session.status] = (byStatus[session.status] ?? 0) + 1;
+  const audience = session.audienceId ?? 'no audience';
+  byAudience[audience] = (byAudience[audience] ?? 0) + 1;
   count++;
 }
-process.stdout.write(`${count} sessions in test ${testId} ${JSON.stringify(byStatus)}\n`);
+process.stdout.write(`${count} completed sessions in test ${testId} ${JSON.stringify(byAudience)}\n`);

@@ -5,6 +5,7 @@ import type { AccessReads } from './access/access-cache.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { registerApiGuard } from './access/api-guard.js';
+import { EXTENSION_KEY } from './docs/extension.js';
 import { registerOpenApi } from './docs/openapi.js';
 import { registerReferencePage } from './docs/reference-page.js';
 import { registerErrorHandling } from './http/error-handler.js';
@@ -13,6 +14,7 @@ import { lazyRequestLogger } from './http/request-logger.js';
 import { loggerOptions } from './http/logging.js';
 import { answerFrameworkError, answerUnparsedRequest } from './http/unrouted-errors.js';
 import type { RateLimiter } from './http/rate-limiter.js';
+import { HSTS_VALUE, sendsHsts } from './http/response-headers.js';
 import type { AccessTokenVerifier } from './oauth/access-tokens.js';
 import type { AuthorizationServers } from './oauth/authorization-servers.js';
 import type { SecretHasher } from './oauth/client-secrets.js';
@@ -61,13 +63,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Behind a load balancer, the client's address comes from X-Forwarded-For (rate limits key on it).
     trustProxy: deps.config.trustProxy,
     bodyLimit: FORM_BODY_LIMIT,
+    // The extension mark is an annotation for the OpenAPI document, not a validation rule.
+    ajv: { customOptions: { keywords: [EXTENSION_KEY] } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Refusals before routing, in the documented error shapes too.
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerUnparsedRequest,
   });
+  const hsts = sendsHsts(deps.config.publicUrl);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    if (hsts) reply.header('strict-transport-security', HSTS_VALUE);
     done();
   });
   registerFormBodyParser(app);

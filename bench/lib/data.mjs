@@ -46,6 +46,9 @@ export function uuid() {
   );
 }
 
+/** How many of a test's `count` sessions `forEachSession` makes COMPLETE (the ones the API lists): all but every fourth. */
+export const completedCount = (count) => count - Math.ceil(count / 4);
+
 /**
  * Calls `fn(sessionId, audienceId, status, startTime, finishTime)` for `count` sessions of
  * test number `testIndex`, oldest first (the primary-key order of the SQLite table, which

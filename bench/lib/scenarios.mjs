@@ -2,6 +2,7 @@
  * The scenarios: what each one asks of which server, and how a round of them runs. Ids are
  * stable (the JSON, the ratios and the smoke test use them).
  */
+import { completedCount } from './data.mjs';
 import { runAutocannon, runScan } from './load.mjs';
 import { listPath, ourTokenPath, tokenRequest } from './servers.mjs';
 
@@ -44,7 +45,7 @@ export function scenarioCatalog(p, t) {
         server: db,
         kind: 'scan',
         rss: !prefix,
-        title: `full scan of a ${n(t[db]?.counts[1])}-session test, limit ${p.scanLimit}, one client`,
+        title: `full scan of a ${n(t[db]?.counts[1])}-session test (${n(completedCount(t[db]?.counts[1] ?? 0))} completed), limit ${p.scanLimit}, one client`,
       },
     ];
   };
@@ -83,7 +84,7 @@ function runOnce(scenario, server, p, seconds) {
     return runScan(server, {
       path: `/api/v2/sessionResults?testId=${server.target.testIds[1]}`,
       token: server.token,
-      total: server.target.counts[1],
+      total: completedCount(server.target.counts[1]),
       limit: p.scanLimit,
       seconds,
       peakRss: scenario.rss,

@@ -5,8 +5,9 @@
  * in one transaction for SQLite, one INSERT ... SELECT per test in PostgreSQL), because the
  * import path is measured on its own.
  *
- * If the sessions table or the stored session count change shape, `insertSqliteSessions` and
- * `insertPostgresSessions` are the places to follow. Before measuring, the harness compares
+ * If the sessions table or the stored session counts (tests.session_count, and session_counts
+ * per status) change shape, `insertSqliteSessions` and `insertPostgresSessions` are the places
+ * to follow. Before measuring, the harness compares
  * every page it will read with an independent SQL query (`expectedPage`), so a seed that
  * bypasses something the server relies on fails loudly instead of measuring the wrong thing.
  */
@@ -76,12 +77,17 @@ function insertSqliteSessions(path, testIds, counts) {
         });
         setCount.run(counts[index], testId);
       });
+      db.exec(COUNT_BY_STATUS);
     })();
     db.pragma('journal_mode = WAL');
   } finally {
     db.close();
   }
 }
+
+/** What every import stores: the sessions of each test per status (the API's totalCount reads COMPLETE). */
+const COUNT_BY_STATUS = `INSERT INTO session_counts (test_id, status, session_count)
+  SELECT test_id, status, COUNT(*) FROM sessions GROUP BY test_id, status`;
 
 /** `DATABASE_URL` with its search_path set to `schema` (libpq startup options). */
 export function postgresUrlWithSchema(databaseUrl, schema) {
@@ -130,6 +136,7 @@ async function insertPostgresSessions(url, testIds, counts) {
       );
       await client.query('UPDATE tests SET session_count = $2 WHERE id = $1', [testIds[index], counts[index]]);
     }
+    await client.query(COUNT_BY_STATUS);
     await client.query('COMMIT');
     await client.query('ANALYZE sessions');
   } catch (err) {
@@ -154,11 +161,11 @@ export async function dropPostgresSchemas(databaseUrl, schemas) {
 }
 
 /**
- * The session ids of one page, read with plain SQL independently of the service: the oracle
- * the pre-checks compare the server's pages with.
+ * The session ids of one page (completed sessions only, as the API lists them), read with
+ * plain SQL independently of the service: the oracle the pre-checks compare the server's pages with.
  */
 export async function expectedPage(target, testId, offset, limit) {
-  const sql = `SELECT session_id FROM sessions WHERE test_id = $1
+  const sql = `SELECT session_id FROM sessions WHERE test_id = $1 AND status = 'COMPLETE'
                ORDER BY start_time DESC, session_id DESC LIMIT $2 OFFSET $3`;
   if (target.kind === 'sqlite') {
     const db = new Database(target.path, { readonly: true });

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { RateLimitConfig } from '../config.js';
 import { apiErrors } from '../errors.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
+import { API_CACHE_CONTROL, PRAGMA_NO_CACHE } from '../http/response-headers.js';
 import type { AccessTokenVerifier } from '../oauth/access-tokens.js';
 import type { AccessReads } from './access-cache.js';
 import { authenticateRequest, type Caller } from './authenticate-request.js';
@@ -30,7 +31,7 @@ export interface ApiGuardDeps {
 export function registerApiGuard(scope: FastifyInstance, deps: ApiGuardDeps): void {
   scope.decorateRequest('caller', null as unknown as Caller);
   scope.addHook('onRequest', async (request, reply) => {
-    reply.header('cache-control', 'private, no-store');
+    reply.header('cache-control', API_CACHE_CONTROL).header('pragma', PRAGMA_NO_CACHE);
     let caller: Caller;
     try {
       caller = await authenticateRequest(request, deps);

@@ -39,10 +39,14 @@ function nameUuid(name: string): string {
 const STATUSES = ['COMPLETE', 'COMPLETE', 'COMPLETE', 'COMPLETE', 'COMPLETE', 'COMPLETE', 'COMPLETE', 'IN_PROGRESS', 'ABANDONED', 'SCREENED_OUT'];
 const AUDIENCES = [nameUuid('audience 1'), nameUuid('audience 2'), nameUuid('audience 3'), null];
 
+/** How many of the demo sessions are complete: the ones the API lists (7 in 10). */
+export const DEMO_COMPLETED_COUNT = STATUSES.filter((s) => s === 'COMPLETE').length * (DEMO_SESSION_COUNT / STATUSES.length);
+
 /**
- * Sessions spread over November 2024 with every kind of value the API returns: several
- * statuses, null audiences, unfinished sessions (null finishTime), and two sessions sharing
- * a startTime (ordered by sessionId).
+ * Sessions spread over November 2024 with every kind of value an import carries: several
+ * statuses (stored and counted; the API lists only the completed ones), null audiences,
+ * unfinished sessions (null finishTime), and two completed sessions sharing a startTime
+ * (ordered by sessionId).
  */
 export function demoSessions(): SessionInput[] {
   const first = Date.UTC(2024, 10, 1, 8, 3, 17, 250);
@@ -132,7 +136,7 @@ function demoText(d: DemoResult): string {
   const { formA, formB } = demoCurlCommands(d);
   return [
     `Demo data is ready: workspace "${DEMO_WORKSPACE_NAME}" (${d.workspaceId}),`,
-    `test "${DEMO_TEST_TITLE}" (${d.testId}) with ${DEMO_SESSION_COUNT} sessions,`,
+    `test "${DEMO_TEST_TITLE}" (${d.testId}) with ${DEMO_SESSION_COUNT} sessions (the API lists the ${DEMO_COMPLETED_COUNT} completed ones),`,
     `API user ${DEMO_EMAIL} (a member of the workspace).`,
     '',
     `Client credentials of ${DEMO_EMAIL} (any earlier demo credential is now revoked):`,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
+import { COMPLETED_STATUS } from '../store/sessions.js';
 import type { Test } from '../store/store.js';
 import { nameArgument, uuidArgument } from './arguments.js';
 import { withRuntime } from './context.js';
@@ -44,8 +45,13 @@ export function registerTests(program: Command): void {
     .option(JSON_FLAG, JSON_FLAG_HELP)
     .action(async (options: OutputOptions & { workspace: string }) => {
       const workspaceId = uuidArgument('--workspace', options.workspace);
-      const list = await withRuntime((rt) => rt.store.directory.listTests(workspaceId));
-      emit(options, list.map(testJson), () =>
+      // Operators see every status; the API lists the COMPLETE ones only.
+      const list = await withRuntime(async (rt) =>
+        Promise.all(
+          (await rt.store.directory.listTests(workspaceId)).map(async (t) => ({ ...t, byStatus: await rt.store.sessions.countSessionsByStatus(t.id) })),
+        ),
+      );
+      emit(options, list.map((t) => ({ ...testJson(t), sessionsByStatus: t.byStatus })), () =>
         table(
           list,
           [
@@ -53,6 +59,7 @@ export function registerTests(program: Command): void {
             { header: 'TITLE', value: (t) => t.title },
             { header: 'PRODUCT_TYPE', value: (t) => t.productType },
             { header: 'SESSIONS', value: (t) => String(t.sessionCount) },
+            { header: 'COMPLETED', value: (t) => String(t.byStatus[COMPLETED_STATUS] ?? 0) },
             { header: 'CREATED', value: (t) => isoTime(t.createdAt)! },
           ],
           'no tests',

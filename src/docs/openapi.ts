@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { AuthorizationServers } from '../oauth/authorization-servers.js';
 import type { Config } from '../config.js';
+import { EXTENSION_KEY } from './extension.js';
 import { securitySchemes } from './security-schemes.js';
 import { TAG_DESCRIPTIONS } from './tags.js';
 
@@ -55,11 +56,23 @@ function finishDocument(document: OpenAPIV3_1.Document, config: Config): OpenAPI
       item.servers = [{ url: config.authUrl, description: 'Authorization servers (auth_url)' }];
     }
     for (const operation of Object.values(item ?? {})) {
+      liftExtensionMarks((operation as OpenAPIV3_1.OperationObject).parameters);
       const responses = (operation as OpenAPIV3_1.OperationObject).responses;
       for (const response of Object.values(responses ?? {})) liftRequiredHeaders(response as OpenAPIV3_1.ResponseObject);
     }
   }
   return document;
+}
+
+/** An extension parameter says so on the parameter itself, where readers and generators look. */
+function liftExtensionMarks(parameters: OpenAPIV3_1.OperationObject['parameters']): void {
+  for (const parameter of (parameters ?? []) as (OpenAPIV3_1.ParameterObject & Record<string, unknown>)[]) {
+    const schema = parameter.schema as Record<string, unknown> | undefined;
+    if (schema?.[EXTENSION_KEY] === true) {
+      delete schema[EXTENSION_KEY];
+      parameter[EXTENSION_KEY] = true;
+    }
+  }
 }
 
 /** See responseHeader() in src/http/response-headers.ts. */

@@ -1,3 +1,4 @@
+import { EXTENSION } from './extension.js';
 import type { AuthorizationServers } from '../oauth/authorization-servers.js';
 import { SERVER_SCOPES } from '../oauth/scope-names.js';
 
@@ -72,7 +73,10 @@ export function securitySchemes(servers: AuthorizationServers) {
       type: 'apiKey',
       in: 'header',
       name: 'token',
-      description: 'Form A: `token: <token>`, a token from either authorization server. Never together with Authorization.',
+      description:
+        'Extension (form A): `token: <token>`, a token from either authorization server. Never together with Authorization. ' +
+        'The real contract knows only bearerAuth.',
+      ...EXTENSION,
     },
     [SCHEME.clientBasic]: {
       type: 'http',

@@ -2,7 +2,8 @@ import type { AuthorizationServer } from '../oauth/authorization-servers.js';
 
 /** The groups of the API reference, in the order a new user needs them. */
 export const TAG = {
-  results: 'Results (v2)',
+  /** The real contract's tag for the session list, so generators group it alike. */
+  results: 'General Session Data',
   legacy: 'Legacy (v1)',
   customServer: 'Authorization server (form B)',
   defaultServer: 'Authorization server default (form A)',
@@ -10,7 +11,7 @@ export const TAG = {
 } as const;
 
 export const TAG_DESCRIPTIONS: { name: string; description: string }[] = [
-  { name: TAG.results, description: 'List the session results of a test, page by page.' },
+  { name: TAG.results, description: 'Results (v2): the completed sessions of a test, page by page.' },
   { name: TAG.legacy, description: 'Discovery: the workspaces where the caller is a member, and their tests (the ids to use as testId).' },
   {
     name: TAG.customServer,

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiProblem, OAuthError, apiErrors, oauthErrors, problemType, truncate, type BearerChallenge } from '../errors.js';
+import { API_CACHE_CONTROL, PRAGMA_NO_CACHE } from './response-headers.js';
 import { validationMessage } from './validation-message.js';
 
 export const BEARER_REALM = 'results-api';
@@ -31,7 +32,7 @@ export function bearerChallenge(c: BearerChallenge): string {
 }
 
 export function sendProblem(reply: FastifyReply, err: ApiProblem): FastifyReply {
-  reply.code(err.status).header('cache-control', 'private, no-store');
+  reply.code(err.status).header('cache-control', API_CACHE_CONTROL).header('pragma', PRAGMA_NO_CACHE);
   if (err.options.challenge) reply.header('www-authenticate', bearerChallenge(err.options.challenge));
   if (err.options.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.options.retryAfterSeconds));
   return reply.type('application/problem+json').send(problemBody(err));

@@ -17,6 +17,31 @@ export const cacheControlHeader = (value: string, why: string): ResponseHeaders 
   'Cache-Control': responseHeader(Type.Literal(value, { description: why }), { required: true }),
 });
 
+/** What the Results API sends with every answer: per caller, never stored by any cache. */
+export const API_CACHE_CONTROL = 'private, no-store';
+
+/** `Pragma: no-cache` beside `Cache-Control` for HTTP/1.0 caches, as the real service sends it. */
+export const PRAGMA_NO_CACHE = 'no-cache';
+
+/** RFC 6797: a year, the value the real service sends; refreshed by every https response. */
+export const HSTS_VALUE = 'max-age=31536000';
+
+/**
+ * Whether responses carry Strict-Transport-Security: only when the public URL is https (a
+ * browser ignores it over http anyway, and an http-only deployment must not promise https).
+ */
+export const sendsHsts = (publicUrl: string): boolean => new URL(publicUrl).protocol === 'https:';
+
+/** The Results API's caching headers (Cache-Control and Pragma), documented as sent. */
+export const apiCacheHeaders = (why: string): ResponseHeaders => ({
+  ...cacheControlHeader(API_CACHE_CONTROL, why),
+  Pragma: responseHeader(Type.Literal(PRAGMA_NO_CACHE, { description: 'For HTTP/1.0 caches, beside Cache-Control.' }), { required: true }),
+  'Strict-Transport-Security': responseHeader(
+    Type.Literal(HSTS_VALUE, { description: 'Sent when the server is published over https (PUBLIC_URL): use https only, for a year.' }),
+    { required: false },
+  ),
+});
+
 /** RFC 9110 §10.2.3, in its delay-seconds form. */
 export const retryAfterHeader: ResponseHeaders = {
   'Retry-After': responseHeader(Type.Integer({ minimum: 0, description: 'Seconds to wait before retrying.' }), { required: true }),

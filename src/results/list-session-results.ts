@@ -3,7 +3,7 @@ import type { AccessReads } from '../access/access-cache.js';
 import type { Caller } from '../access/authenticate-request.js';
 import type { Session, Test } from '../store/store.js';
 import type { Paging } from './paging.js';
-import type { SessionResultsPage } from './schemas.js';
+import type { SessionSummaryResultsResponse } from './schemas.js';
 import type { SessionPageReader } from './session-pages.js';
 import { isoTime } from './iso-time.js';
 
@@ -26,7 +26,7 @@ export async function listSessionResults(
   caller: Caller,
   testId: string,
   paging: Paging,
-  serialize: (page: SessionResultsPage) => string,
+  serialize: (page: SessionSummaryResultsResponse) => string,
 ): Promise<string> {
   const test = await deps.reads.findVisibleTest(testId, caller.email);
   if (!test) throw apiErrors.testNotFound(`test ${testId} missing or outside the workspaces of ${caller.clientId}`);
@@ -34,9 +34,12 @@ export async function listSessionResults(
   return deps.pages.cachedBody(key, async () => serialize(await readPage(deps.pages, test, paging)));
 }
 
-/** The total comes from the count stored with the test, not a COUNT(*). */
-async function readPage(pages: SessionPageReader, test: Test, paging: Paging): Promise<SessionResultsPage> {
-  const totalCount = test.sessionCount;
+/**
+ * Completed sessions only, as the real service lists them; the total is the count each import
+ * stores per status, not a COUNT(*).
+ */
+async function readPage(pages: SessionPageReader, test: Test, paging: Paging): Promise<SessionSummaryResultsResponse> {
+  const totalCount = await pages.count(test.id);
   const sessions = paging.offset < totalCount ? await pages.read(test.id, paging.offset, paging.limit) : [];
   const pagination =
     paging.form === 'offset'

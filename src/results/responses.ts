@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { problemType, type ProblemCode } from '../errors.js';
 import { READ_SCOPES } from '../oauth/scope-names.js';
 import { BEARER_REALM } from '../http/error-handler.js';
-import { cacheControlHeader, jsonResponse, responseHeader, retryAfterHeader, type ResponseHeaders } from '../http/response-headers.js';
+import { apiCacheHeaders, jsonResponse, responseHeader, retryAfterHeader, type ResponseHeaders } from '../http/response-headers.js';
 import { Problem } from './schemas.js';
 
 /** Set by the API guard on every response that got as far as the rate limit. */
@@ -19,7 +19,7 @@ const RATE_LIMIT_HEADERS: ResponseHeaders = {
 };
 
 const API_HEADERS: ResponseHeaders = {
-  ...cacheControlHeader('private, no-store', 'Results are per caller and change as sessions are imported; never stored.'),
+  ...apiCacheHeaders('Results are per caller and change as sessions are imported; never stored.'),
   ...RATE_LIMIT_HEADERS,
 };
 
@@ -102,7 +102,7 @@ export function apiResponses(ok: { description: string; schema: TSchema }, optio
       retryAfterHeader,
     ),
     500: jsonResponse('An unexpected fault; the detail is in the server log, never in the response.', problemBody(500, ['internal']), {
-      headers: cacheControlHeader('private, no-store', 'Never stored.'),
+      headers: apiCacheHeaders('Never stored.'),
       mediaType: 'application/problem+json',
     }),
   };

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { API_SECURITY } from '../docs/security-schemes.js';
+import { EXTENSION } from '../docs/extension.js';
+import { TAG } from '../docs/tags.js';
 import { apiErrors } from '../errors.js';
 import { strictQuery } from '../http/strict-query.js';
 import type { AccessReads } from '../access/access-cache.js';
@@ -10,7 +12,7 @@ import type { SessionPageReader } from './session-pages.js';
 import { resolvePaging, type Paging } from './paging.js';
 import { apiResponses } from './responses.js';
 import {
-  SessionResultsPage,
+  SessionSummaryResultsResponse,
   SessionResultsQuery,
   WorkspaceDetail,
   WorkspaceList,
@@ -28,22 +30,27 @@ export function registerResultsRoutes(scope: FastifyInstance, deps: { store: Sto
     ['/v2/sessionResults', 'offset'],
   ];
   for (const [path, defaultForm] of sessionPaths) {
+    const real = path.startsWith('/api');
     scope.get<{ Querystring: SessionResultsQuery }>(
       path,
       {
         preValidation: strictQuery(SessionResultsQuery),
         schema: {
-          summary: `List session results of a test${path.startsWith('/api') ? '' : ' (earlier path)'}`,
+          summary: `List the completed sessions of a test${real ? '' : ' (earlier path, an extension)'}`,
           description:
-            'One page of the sessions of a test in a workspace where the caller is a team member. ' +
-            'Page with limit/offset (earlier form) or rowsPerPage/pageNumber (current form), not both. ' +
-            `Without either, ${defaultForm === 'page' ? 'the current form' : 'the earlier form'} applies on this path.`,
-          tags: ['Results (v2)'],
-          operationId: path.startsWith('/api') ? 'listSessionResults' : 'listSessionResultsEarlierPath',
+            'One page of the completed sessions (status COMPLETE) of a test in a workspace where the caller is a team ' +
+            'member; sessions of other statuses are kept but never listed or counted. ' +
+            'Page with limit/offset, or with the rowsPerPage/pageNumber extension, not both. ' +
+            `Without either, ${defaultForm === 'page' ? 'rowsPerPage/pageNumber' : 'limit/offset'} applies on this path.` +
+            (real ? '' : ' The same operation as GET /api/v2/sessionResults, served without the /api prefix.'),
+          tags: [TAG.results],
+          // The real contract's operationId, so generated clients name the method alike.
+          operationId: real ? 'SessionResultsController_getSessionSummaryResults' : 'SessionResultsController_getSessionSummaryResultsEarlierPath',
+          ...(real ? {} : EXTENSION),
           security: API_SECURITY,
           querystring: SessionResultsQuery,
           response: apiResponses(
-            { description: 'One page of session results, newest first.', schema: SessionResultsPage },
+            { description: 'One page of completed sessions, newest first.', schema: SessionSummaryResultsResponse },
             { notFound: 'Test not found: no such test, or none in a workspace where the caller is a member (the same answer for both).' },
           ),
         },

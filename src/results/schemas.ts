@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { EXTENSION } from '../docs/extension.js';
 
 /** Plain UUID text (ajv's `uuid` format alone would also take a `urn:uuid:` prefix). */
 const Uuid = (description: string) =>
@@ -26,12 +27,18 @@ export const SessionResultsQuery = Type.Object({
     Type.Integer({ minimum: 0, maximum: OFFSET_MAX, description: 'Earlier form: sessions to skip (default 0). Not with rowsPerPage/pageNumber.' }),
   ),
   rowsPerPage: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX, description: `Current form: page size (default ${PAGE_SIZE_DEFAULT}). Not with limit/offset.` }),
+    Type.Integer({
+      minimum: 1,
+      maximum: PAGE_SIZE_MAX,
+      description: `Extension (current form): page size (default ${PAGE_SIZE_DEFAULT}). Not with limit/offset.`,
+      ...EXTENSION,
+    }),
   ),
   pageNumber: Type.Optional(
     Type.Integer({
       minimum: 1,
-      description: `Current form: 1-based page index (default 1); (pageNumber − 1) × rowsPerPage must be at most ${OFFSET_MAX}. Not with limit/offset.`,
+      description: `Extension (current form): 1-based page index (default 1); (pageNumber − 1) × rowsPerPage must be at most ${OFFSET_MAX}. Not with limit/offset.`,
+      ...EXTENSION,
     }),
   ),
 });
@@ -46,7 +53,9 @@ const Timestamp = (description: string) => Type.String({ format: 'date-time', de
 const NullableString = (options: { format: string; description?: string; examples?: string[] }) =>
   Type.Unsafe<string | null>({ type: ['string', 'null'], ...options });
 
-export const SessionResult = Type.Object(
+// Component names are the real document's, so a client generated from either gets the same types.
+
+export const SessionSummaryResultItem = Type.Object(
   {
     sessionId: Type.String({ format: 'uuid' }),
     audienceId: NullableString({ format: 'uuid', description: 'null when the session has no audience.' }),
@@ -58,32 +67,32 @@ export const SessionResult = Type.Object(
       examples: ['2024-11-21T12:31:02.000Z'],
     }),
   },
-  { title: 'SessionResult' },
+  { title: 'SessionSummaryResultItemDto', description: 'One completed session of the test.' },
 );
 
-export const Pagination = Type.Object(
+export const SessionSummaryPagination = Type.Object(
   {
-    limit: Type.Integer(),
-    offset: Type.Integer(),
-    totalCount: Type.Integer({ description: 'Sessions of the test across all pages.' }),
-    rowsPerPage: Type.Optional(Type.Integer({ description: 'Current form only.' })),
-    pageNumber: Type.Optional(Type.Integer({ description: 'Current form only.' })),
-    totalPages: Type.Optional(Type.Integer({ description: 'Current form only.' })),
+    limit: Type.Integer({ description: 'The page size asked for (or its default).' }),
+    offset: Type.Integer({ description: 'Completed sessions before this page.' }),
+    totalCount: Type.Integer({ description: 'Completed sessions of the test across all pages.' }),
+    rowsPerPage: Type.Optional(Type.Integer({ description: 'Extension, current form only: the page size.', ...EXTENSION })),
+    pageNumber: Type.Optional(Type.Integer({ description: 'Extension, current form only: this page, from 1.', ...EXTENSION })),
+    totalPages: Type.Optional(Type.Integer({ description: 'Extension, current form only: ceil(totalCount / rowsPerPage).', ...EXTENSION })),
   },
-  { title: 'Pagination' },
+  { title: 'SessionSummaryPaginationDto' },
 );
 
-export const SessionResultsPage = Type.Object(
+export const SessionSummaryResultsResponse = Type.Object(
   {
     testId: Type.String({ format: 'uuid' }),
-    sessions: Type.Array(SessionResult, {
-      description: 'Newest first by startTime; ties by sessionId descending.',
+    sessions: Type.Array(SessionSummaryResultItem, {
+      description: 'The completed sessions of this page: newest first by startTime, ties by sessionId descending.',
     }),
-    meta: Type.Object({ pagination: Pagination }),
+    meta: Type.Object({ pagination: SessionSummaryPagination }, { title: 'SessionSummaryResultsMetaDto' }),
   },
-  { title: 'SessionResultsPage' },
+  { title: 'SessionSummaryResultsResponseDto' },
 );
-export type SessionResultsPage = Static<typeof SessionResultsPage>;
+export type SessionSummaryResultsResponse = Static<typeof SessionSummaryResultsResponse>;
 
 export const WorkspaceParams = Type.Object({ workspaceId: Uuid('A workspace where the caller is a member.') });
 export type WorkspaceParams = Static<typeof WorkspaceParams>;

@@ -15,18 +15,23 @@ const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 const sessionId = (n: number) => `${hex(n, 8)}-0000-4000-8000-000000000000`;
 const TEST_ID = '11111111-1111-4111-8111-111111111111';
 
-describe('SessionPageReader: deep pages by seeking from anchors', () => {
+/** The oracle: skipping rows of the completed sessions. */
+const completedPage = (store: Store, offset: number, limit: number) => store.sessions.listSessions(TEST_ID, offset, limit, { status: 'COMPLETE' });
+
+describe('SessionPageReader: deep pages of completed sessions by seeking from anchors', () => {
   const clock = new ManualClock();
   const feed = new LocalChangeFeed();
   const dir = mkdtempSync(join(tmpdir(), 'results-api-pages-'));
   let store: Store;
   let reader: SessionPageReader;
 
-  // 1,234 sessions with many equal start times, so ties decide the order often.
+  // 1,234 sessions with many equal start times, so ties decide the order often; every fifth is
+  // not complete, so the completed ones (what the reader lists) are not a prefix of all of them.
+  const STATUSES = ['COMPLETE', 'COMPLETE', 'ABANDONED', 'COMPLETE', 'IN_PROGRESS'];
   const rows: SessionInput[] = Array.from({ length: 1234 }, (_, i) => ({
     sessionId: sessionId(i),
     audienceId: null,
-    status: 'COMPLETE',
+    status: STATUSES[i % 5]!,
     startTime: Date.UTC(2024, 0, 1) + (i % 97) * 1000,
     finishTime: null,
   }));
@@ -44,10 +49,15 @@ describe('SessionPageReader: deep pages by seeking from anchors', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('returns exactly what skipping rows returns, at every kind of offset', async () => {
-    for (const offset of [0, 1, 99, 100, 101, 150, 199, 200, 777, 999, 1000, 1001, 1200, 1209, 1210, 1233, 1234, 1300]) {
+  it('returns exactly what skipping completed rows returns, at every kind of offset', async () => {
+    const completed = rows.filter((r) => r.status === 'COMPLETE').length;
+    expect(await reader.count(TEST_ID)).toBe(completed);
+    for (const offset of [0, 1, 99, 100, 101, 150, 199, 200, 543, 739, 740, 741, 777, 999, 1000, 1234]) {
       for (const limit of [1, 25, 500]) {
-        expect(await reader.read(TEST_ID, offset, limit)).toEqual(await store.sessions.listSessions(TEST_ID, offset, limit));
+        const page = await reader.read(TEST_ID, offset, limit);
+        expect(page).toEqual(await completedPage(store, offset, limit));
+        expect(page.every((s) => s.status === 'COMPLETE')).toBe(true);
+        expect(page).toHaveLength(Math.max(0, Math.min(limit, completed - offset)));
       }
     }
   });
@@ -69,6 +79,18 @@ describe('SessionPageReader: deep pages by seeking from anchors', () => {
     const newest = { ...rows[0]!, sessionId: sessionId(99_999), startTime: Date.UTC(2030, 0, 1) };
     await store.sessions.importSessions(TEST_ID, [newest], by);
     // Stale anchors would start this page one session late.
-    expect(await reader.read(TEST_ID, 500, 25)).toEqual(await store.sessions.listSessions(TEST_ID, 500, 25));
+    expect(await reader.read(TEST_ID, 500, 25)).toEqual(await completedPage(store, 500, 25));
+  });
+
+  it('follows a session whose status changes: out of the listing and its count, and back', async () => {
+    const before = await reader.count(TEST_ID);
+    const firstOfDeepPage = (await reader.read(TEST_ID, 400, 1))[0]!;
+    await store.sessions.importSessions(TEST_ID, [{ ...firstOfDeepPage, status: 'SCREENED_OUT' }].map(({ testId: _, ...s }) => s), by);
+    expect(await reader.count(TEST_ID)).toBe(before - 1);
+    expect(await reader.read(TEST_ID, 400, 25)).toEqual(await completedPage(store, 400, 25));
+    expect((await reader.read(TEST_ID, 399, 2)).map((s) => s.sessionId)).not.toContain(firstOfDeepPage.sessionId);
+    await store.sessions.importSessions(TEST_ID, [{ ...firstOfDeepPage, status: 'COMPLETE' }].map(({ testId: _, ...s }) => s), by);
+    expect(await reader.count(TEST_ID)).toBe(before);
+    expect((await reader.read(TEST_ID, 400, 1))[0]).toEqual(firstOfDeepPage);
   });
 });

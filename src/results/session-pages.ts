@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import { FreshCache, type ChangeWatcher } from '../changes/fresh-cache.js';
-import type { SessionRepository } from '../store/sessions.js';
+import { COMPLETED_STATUS, type SessionRepository } from '../store/sessions.js';
 import type { Session, SessionKey } from '../store/store.js';
 import { OFFSET_MAX } from './schemas.js';
 
@@ -11,9 +11,10 @@ const ANCHOR_EVERY = 100;
 const BODY_CACHE_BYTES = 8 * 1024 * 1024;
 
 /**
- * Reads pages of a test's sessions at a cost that does not grow with the offset. A database
+ * Reads pages of a test's completed sessions (the only ones the Results API lists; the others
+ * stay stored) at a cost that does not grow with the offset. A database
  * skips OFFSET rows one by one (~400 µs for 10,000 in SQLite); instead we keep, per test, the
- * key of every 100th session up to the deepest reachable offset, seek past the nearest
+ * key of every 100th completed session up to the deepest reachable offset, seek past the nearest
  * anchor and skip fewer than 100 rows. Anchors are rebuilt after any change.
  *
  * Dashboards and pipelines ask for the same pages again and again, so the serialized
@@ -24,7 +25,7 @@ export class SessionPageReader {
   private readonly bodies: FreshCache<string>;
 
   constructor(
-    private readonly sessions: Pick<SessionRepository, 'listSessions' | 'listSessionKeys'>,
+    private readonly sessions: Pick<SessionRepository, 'listSessions' | 'listSessionKeys' | 'countSessions'>,
     watcher: ChangeWatcher,
     clock: Clock,
   ) {
@@ -37,14 +38,20 @@ export class SessionPageReader {
     return this.bodies.get(key, render);
   }
 
+  /** How many completed sessions the test holds (the stored count). */
+  count(testId: string): Promise<number> {
+    return this.sessions.countSessions(testId, COMPLETED_STATUS);
+  }
+
   async read(testId: string, offset: number, limit: number): Promise<Session[]> {
-    if (offset < ANCHOR_EVERY) return this.sessions.listSessions(testId, offset, limit);
+    const status = COMPLETED_STATUS;
+    if (offset < ANCHOR_EVERY) return this.sessions.listSessions(testId, offset, limit, { status });
     const anchors = await this.anchors.get(testId, () =>
-      this.sessions.listSessionKeys(testId, ANCHOR_EVERY, OFFSET_MAX + ANCHOR_EVERY),
+      this.sessions.listSessionKeys(testId, ANCHOR_EVERY, OFFSET_MAX + ANCHOR_EVERY, status),
     );
     const k = Math.min(Math.floor(offset / ANCHOR_EVERY), anchors.length);
-    if (k === 0) return this.sessions.listSessions(testId, offset, limit);
-    // anchors[k - 1] is the session at position k·ANCHOR_EVERY − 1; the page starts past it.
-    return this.sessions.listSessions(testId, offset - k * ANCHOR_EVERY, limit, anchors[k - 1]);
+    if (k === 0) return this.sessions.listSessions(testId, offset, limit, { status });
+    // anchors[k - 1] is the completed session at position k·ANCHOR_EVERY − 1; the page starts past it.
+    return this.sessions.listSessions(testId, offset - k * ANCHOR_EVERY, limit, { status, after: anchors[k - 1]! });
   }
 }

@@ -52,41 +52,93 @@ export class SessionRepository {
         if (result.inserted > 0) {
           await tx.run('UPDATE tests SET session_count = session_count + @inserted WHERE id = @testId', { testId, inserted: result.inserted });
         }
+        if (result.inserted > 0 || result.updated > 0) await recountStatuses(tx, testId);
         await audit(tx, this.clock, by, 'sessions.import', testId, { ...result });
         return result;
       }),
     );
   }
 
-  /** With `after`, the listing starts just past that key and `offset` counts from there (a seek instead of skipping rows). */
-  async listSessions(testId: string, offset: number, limit: number, after?: SessionKey): Promise<Session[]> {
-    const rows = after
-      ? await this.db.all(
-          `SELECT ${COLUMNS} FROM sessions
-            WHERE test_id = @testId AND (start_time, session_id) < (@startTime, @sessionId)
-            ORDER BY start_time DESC, session_id DESC LIMIT @limit OFFSET @offset`,
-          { testId, limit, offset, startTime: after.startTime, sessionId: after.sessionId },
-        )
-      : await this.db.all(
-          `SELECT ${COLUMNS} FROM sessions
-            WHERE test_id = @testId ORDER BY start_time DESC, session_id DESC LIMIT @limit OFFSET @offset`,
-          { testId, limit, offset },
-        );
+  /**
+   * A page of the test's sessions in page order, of every status or only `filter.status`.
+   * With `filter.after`, the listing starts just past that key and `offset` counts from there
+   * (a seek instead of skipping rows).
+   */
+  async listSessions(testId: string, offset: number, limit: number, filter: SessionFilter = {}): Promise<Session[]> {
+    const { where, params } = sessionWhere(testId, filter);
+    const rows = await this.db.all(
+      `SELECT ${COLUMNS} FROM sessions WHERE ${where} ORDER BY start_time DESC, session_id DESC LIMIT @limit OFFSET @offset`,
+      { ...params, limit, offset },
+    );
     return rows.map(sessionOf(testId));
   }
 
   /**
-   * Keys of the sessions at 0-based positions every−1, 2·every−1, … below `upTo`, in page
-   * order: anchors from which any offset up to `upTo` is a short seek.
+   * Keys of the sessions (of every status, or only `status`) at 0-based positions every−1,
+   * 2·every−1, … below `upTo`, in page order: anchors from which any offset up to `upTo` is
+   * a short seek.
    */
-  async listSessionKeys(testId: string, every: number, upTo: number): Promise<SessionKey[]> {
+  async listSessionKeys(testId: string, every: number, upTo: number, status?: string): Promise<SessionKey[]> {
+    const { where, params } = sessionWhere(testId, status === undefined ? {} : { status });
     const rows = await this.db.all(
       `SELECT start_time, session_id FROM (
          SELECT start_time, session_id, ROW_NUMBER() OVER (ORDER BY start_time DESC, session_id DESC) AS n
-           FROM sessions WHERE test_id = @testId ORDER BY start_time DESC, session_id DESC LIMIT @upTo) AS page_order
+           FROM sessions WHERE ${where} ORDER BY start_time DESC, session_id DESC LIMIT @upTo) AS page_order
         WHERE n % @every = 0 ORDER BY n`,
-      { testId, every, upTo },
+      { ...params, every, upTo },
     );
     return rows.map(sessionKeyOf);
   }
+
+  /** How many sessions of the test have `status`: the count each import stores, not a COUNT(*). */
+  async countSessions(testId: string, status: string): Promise<number> {
+    const r = await this.db.one('SELECT session_count FROM session_counts WHERE test_id = @testId AND status = @status', { testId, status });
+    return r ? Number(r.session_count) : 0;
+  }
+
+  /** The test's session count per status (statuses it holds none of are left out), by status name. */
+  async countSessionsByStatus(testId: string): Promise<Record<string, number>> {
+    const rows = await this.db.all('SELECT status, session_count FROM session_counts WHERE test_id = @testId ORDER BY status', { testId });
+    return Object.fromEntries(rows.map((r) => [r.status as string, Number(r.session_count)]));
+  }
+}
+
+/** Which sessions of a test a listing covers. */
+export interface SessionFilter {
+  /** Only sessions with this status (all statuses when absent). */
+  status?: string;
+  /** Only sessions after this key in page order. */
+  after?: SessionKey;
+}
+
+/** The status a session has once its participant finished: the only one the Results API lists. */
+export const COMPLETED_STATUS = 'COMPLETE';
+
+function sessionWhere(testId: string, filter: SessionFilter): { where: string; params: Record<string, unknown> } {
+  const conditions = ['test_id = @testId'];
+  const params: Record<string, unknown> = { testId };
+  if (filter.status !== undefined) {
+    conditions.push('status = @status');
+    params.status = filter.status;
+  }
+  if (filter.after) {
+    conditions.push('(start_time, session_id) < (@startTime, @sessionId)');
+    params.startTime = filter.after.startTime;
+    params.sessionId = filter.after.sessionId;
+  }
+  return { where: conditions.join(' AND '), params };
+}
+
+/**
+ * Rewrites the test's per-status counts from its sessions, inside the import's transaction
+ * (one index range count: a status can change on update, which a running total would have to
+ * track row by row in each dialect's bulk writer).
+ */
+async function recountStatuses(tx: Transaction, testId: string): Promise<void> {
+  await tx.run('DELETE FROM session_counts WHERE test_id = @testId', { testId });
+  await tx.run(
+    `INSERT INTO session_counts (test_id, status, session_count)
+     SELECT test_id, status, COUNT(*) FROM sessions WHERE test_id = @testId GROUP BY test_id, status`,
+    { testId },
+  );
 }

@@ -618,9 +618,99 @@ export function describeStoreContract(name: string, makeStore: (clock: ManualClo
         expect(await store.sessions.listSessionKeys(testId, 4, 100)).toEqual([keyOf(all[3]!), keyOf(all[7]!), keyOf(all[11]!)]);
         // A tie on startTime is broken by sessionId, so seeking past any key is exact.
         for (let i = 0; i < all.length; i++) {
-          expect(await store.sessions.listSessions(testId, 0, 100, keyOf(all[i]!))).toEqual(all.slice(i + 1));
-          expect(await store.sessions.listSessions(testId, 1, 2, keyOf(all[i]!))).toEqual(all.slice(i + 2, i + 4));
+          expect(await store.sessions.listSessions(testId, 0, 100, { after: keyOf(all[i]!) })).toEqual(all.slice(i + 1));
+          expect(await store.sessions.listSessions(testId, 1, 2, { after: keyOf(all[i]!) })).toEqual(all.slice(i + 2, i + 4));
         }
+      });
+
+      describe('by status (the Results API lists completed sessions only)', () => {
+        const STATUSES = ['COMPLETE', 'IN_PROGRESS', 'COMPLETE', 'ABANDONED', 'COMPLETE', 'SCREENED_OUT'];
+        /** 30 sessions, statuses interleaved, many startTime ties, ids out of order. */
+        const mixed = () =>
+          Array.from({ length: 30 }, (_, i) => (i * 17) % 30).map((n) =>
+            session(n + 1, T0 + (n % 4) * MINUTE, { status: STATUSES[n % STATUSES.length]!, finishTime: n % 6 === 1 ? null : T0 + HOUR }),
+          );
+        const keyOf = (s: { startTime: number; sessionId: string }) => ({ startTime: s.startTime, sessionId: s.sessionId });
+
+        it('keeps every status stored and counted, and lists one status in page order, in pages that never overlap', async () => {
+          const { testId } = await workspaceWithTest(1);
+          const other = await workspaceWithTest(2);
+          const rows = mixed();
+          await store.sessions.importSessions(testId, rows, admin);
+          await store.sessions.importSessions(other.testId, [session(90, T0 + HOUR), session(91, T0 + HOUR, { status: 'ABANDONED' })], admin);
+
+          expect(await store.sessions.listSessions(testId, 0, 100)).toHaveLength(30);
+          expect((await store.directory.getTest(testId))?.sessionCount).toBe(30);
+          expect(await store.sessions.countSessionsByStatus(testId)).toEqual({ ABANDONED: 5, COMPLETE: 15, IN_PROGRESS: 5, SCREENED_OUT: 5 });
+          expect(await store.sessions.countSessions(testId, 'COMPLETE')).toBe(15);
+          expect(await store.sessions.countSessions(other.testId, 'COMPLETE')).toBe(1);
+          expect(await store.sessions.countSessions(uuid(99), 'COMPLETE')).toBe(0);
+
+          const expected = rows
+            .filter((s) => s.status === 'COMPLETE')
+            .sort((x, y) => y.startTime - x.startTime || (x.sessionId < y.sessionId ? 1 : -1))
+            .map((s) => ({ ...s, testId }));
+          expect(await store.sessions.listSessions(testId, 0, 100, { status: 'COMPLETE' })).toEqual(expected);
+          const pages = [];
+          for (let offset = 0; offset < 15; offset += 4) pages.push(await store.sessions.listSessions(testId, offset, 4, { status: 'COMPLETE' }));
+          expect(pages.map((p) => p.length)).toEqual([4, 4, 4, 3]);
+          expect(pages.flat()).toEqual(expected);
+          expect(await store.sessions.listSessions(testId, 15, 4, { status: 'COMPLETE' })).toEqual([]);
+          expect(await store.sessions.listSessions(other.testId, 0, 10, { status: 'COMPLETE' })).toEqual([{ ...session(90, T0 + HOUR), testId: other.testId }]);
+        });
+
+        it('seeks past a key and lists anchors among sessions of one status', async () => {
+          const { testId } = await workspaceWithTest(1);
+          await store.sessions.importSessions(testId, mixed(), admin);
+          const completed = await store.sessions.listSessions(testId, 0, 100, { status: 'COMPLETE' });
+          expect(await store.sessions.listSessionKeys(testId, 4, 100, 'COMPLETE')).toEqual([3, 7, 11].map((i) => keyOf(completed[i]!)));
+          expect(await store.sessions.listSessionKeys(testId, 4, 10, 'COMPLETE')).toEqual([3, 7].map((i) => keyOf(completed[i]!)));
+          for (let i = 0; i < completed.length; i++) {
+            expect(await store.sessions.listSessions(testId, 0, 100, { status: 'COMPLETE', after: keyOf(completed[i]!) })).toEqual(completed.slice(i + 1));
+            expect(await store.sessions.listSessions(testId, 1, 2, { status: 'COMPLETE', after: keyOf(completed[i]!) })).toEqual(completed.slice(i + 2, i + 4));
+          }
+        });
+
+        it('keeps the per-status counts exact through updates, status changes, refusals and streams', async () => {
+          const { testId } = await workspaceWithTest(1);
+          const other = await workspaceWithTest(2);
+          await store.sessions.importSessions(other.testId, [session(99, T0)], admin);
+          const rows = mixed();
+          await store.sessions.importSessions(testId, rows, admin);
+          // Re-importing unchanged rows changes nothing.
+          await store.sessions.importSessions(testId, rows, admin);
+          expect(await store.sessions.countSessionsByStatus(testId)).toEqual({ ABANDONED: 5, COMPLETE: 15, IN_PROGRESS: 5, SCREENED_OUT: 5 });
+
+          // An in-progress session completes, a completed one is screened out, and one new arrives.
+          const inProgress = rows.find((s) => s.status === 'IN_PROGRESS')!;
+          const complete = rows.find((s) => s.status === 'COMPLETE')!;
+          await store.sessions.importSessions(
+            testId,
+            [{ ...inProgress, status: 'COMPLETE', finishTime: T0 + HOUR }, { ...complete, status: 'SCREENED_OUT' }, session(200, T0 + HOUR)],
+            admin,
+          );
+          expect(await store.sessions.countSessionsByStatus(testId)).toEqual({ ABANDONED: 5, COMPLETE: 16, IN_PROGRESS: 4, SCREENED_OUT: 6 });
+          const listed = await store.sessions.listSessions(testId, 0, 100, { status: 'COMPLETE' });
+          expect(listed).toHaveLength(16);
+          expect(listed.map((s) => s.sessionId)).toContain(inProgress.sessionId);
+          expect(listed.map((s) => s.sessionId)).not.toContain(complete.sessionId);
+
+          // A refused import leaves the counts as they were.
+          expect((await conflict(store.sessions.importSessions(testId, [session(201, T0), session(99, T0)], admin))).code).toBe('foreign_session');
+          expect(await store.sessions.countSessions(testId, 'COMPLETE')).toBe(16);
+
+          // A stream of many batches, half of them not complete.
+          const more = Array.from({ length: 3000 }, (_, i) => session(1000 + i, T0 + i * 1000, { status: i % 2 === 0 ? 'COMPLETE' : 'ABANDONED' }));
+          const batches = [more.slice(0, 1000), more.slice(1000, 2000), more.slice(2000)];
+          async function* stream() {
+            for (const batch of batches) yield batch;
+          }
+          await store.sessions.importSessionStream(testId, stream(), admin);
+          expect(await store.sessions.countSessionsByStatus(testId)).toEqual({ ABANDONED: 1505, COMPLETE: 1516, IN_PROGRESS: 4, SCREENED_OUT: 6 });
+          expect(await store.sessions.listSessions(testId, 0, 10_000, { status: 'COMPLETE' })).toHaveLength(1516);
+          expect((await store.directory.getTest(testId))?.sessionCount).toBe(3031);
+          expect(await store.sessions.countSessionsByStatus(other.testId)).toEqual({ COMPLETE: 1 });
+        });
       });
     });
 

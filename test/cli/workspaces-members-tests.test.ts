@@ -171,8 +171,8 @@ describe('results-api workspaces, members and tests', () => {
     it('lists tests', async () => {
       const human = await cli.run(['tests', 'list', '--workspace', WS_ID]);
       const lines = human.stdout.trimEnd().split('\n');
-      expect(lines[0]).toMatch(/^ID\s+TITLE\s+PRODUCT_TYPE\s+SESSIONS\s+CREATED$/);
-      expect(lines[1]).toMatch(new RegExp(`^${TEST_ID}  Checkout, v2\\s+survey\\s+0\\s+\\S+Z$`));
+      expect(lines[0]).toMatch(/^ID\s+TITLE\s+PRODUCT_TYPE\s+SESSIONS\s+COMPLETED\s+CREATED$/);
+      expect(lines[1]).toMatch(new RegExp(`^${TEST_ID}  Checkout, v2\\s+survey\\s+0\\s+0\\s+\\S+Z$`));
       const list = await cli.json<{ title: string }[]>(['tests', 'list', '--workspace', WS_ID]);
       expect(list.map((t) => t.title)).toEqual(['Checkout, v2', 'Prototype']);
     });

@@ -164,7 +164,7 @@ describe('the OpenAPI document', () => {
         },
       },
       bearerAuth: { type: 'http', scheme: 'bearer' },
-      tokenHeader: { type: 'apiKey', in: 'header', name: 'token' },
+      tokenHeader: { type: 'apiKey', in: 'header', name: 'token', 'x-results-api-extension': true },
       clientBasic: { type: 'http', scheme: 'basic' },
     });
     expect(document.paths!['/api/v2/sessionResults']!.get!.security).toEqual([
@@ -173,6 +173,21 @@ describe('the OpenAPI document', () => {
       { bearerAuth: [] },
       { tokenHeader: [] },
     ]);
+  });
+
+  it('marks what we add to the real contract as extensions: the earlier path, the current paging form, totalPages', () => {
+    const earlierPath = document.paths!['/v2/sessionResults']!.get! as Operation & Record<string, unknown>;
+    expect(earlierPath['x-results-api-extension']).toBe(true);
+    expect((document.paths!['/api/v2/sessionResults']!.get! as Record<string, unknown>)['x-results-api-extension']).toBeUndefined();
+    const marked = (earlierPath.parameters as (OpenAPIV3_1.ParameterObject & Record<string, unknown>)[])
+      .filter((p) => p['x-results-api-extension'] === true)
+      .map((p) => p.name);
+    expect(marked).toEqual(['rowsPerPage', 'pageNumber']);
+    const pagination = document.components!.schemas!.SessionSummaryPaginationDto as OpenAPIV3_1.SchemaObject;
+    const extensions = Object.entries(pagination.properties!)
+      .filter(([, schema]) => (schema as Record<string, unknown>)['x-results-api-extension'] === true)
+      .map(([name]) => name);
+    expect(extensions).toEqual(['rowsPerPage', 'pageNumber', 'totalPages']);
   });
 
   it('sends authorization server paths to auth_url when the two roles have different URLs', async () => {

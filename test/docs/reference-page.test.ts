@@ -97,7 +97,7 @@ describe.skipIf(!haveChromium && !IN_CI)('the API reference page in headless Chr
 
   /** The session-results operation, found by the operationId Swagger UI displays. */
   const listOperation = () =>
-    page.locator('.opblock', { has: page.locator('.opblock-summary-operation-id', { hasText: /^listSessionResults$/ }) });
+    page.locator('.opblock', { has: page.locator('.opblock-summary-operation-id', { hasText: /^SessionResultsController_getSessionSummaryResults$/ }) });
 
   it('loads /docs from this server alone (also from its address alone), shows the session-results operation, and logs no errors', async () => {
     const response = await page.goto(`${t.url}/`);

@@ -11,6 +11,7 @@ describe('the response conformance check', () => {
   const apiHeaders = {
     'content-type': 'application/problem+json; charset=utf-8',
     'cache-control': 'private, no-store',
+    pragma: 'no-cache',
     'x-ratelimit-limit': '600',
     'x-ratelimit-remaining': '599',
     'x-ratelimit-reset': '60',

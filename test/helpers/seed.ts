@@ -15,7 +15,10 @@ export interface SeededClient {
 export interface Seeded extends SeededClient {
   workspaceId: string;
   testId: string;
-  /** In the order the API must return them: newest first, ties by sessionId descending. */
+  /**
+   * The test's sessions in the order the API must return them: newest first, ties by
+   * sessionId descending (the API lists only the completed ones: see completedOnly).
+   */
   sessions: SessionInput[];
 }
 
@@ -40,25 +43,32 @@ export async function seedWorkspace(runtime: Runtime, members: string[] = [], na
 
 /**
  * `count` sessions one minute apart, newest first, starting from `newest`. Every
- * `tiesEvery`-th pair shares a startTime, so ordering by sessionId is exercised too.
+ * `tiesEvery`-th pair shares a startTime, so ordering by sessionId is exercised too. Statuses
+ * cycle through `statuses` (all `COMPLETE`, the only ones the API lists, unless given);
+ * sessions that are not complete have no finishTime.
  */
-export function makeSessions(count: number, options: { newest?: number; tiesEvery?: number } = {}): SessionInput[] {
+export function makeSessions(count: number, options: { newest?: number; tiesEvery?: number; statuses?: readonly string[] } = {}): SessionInput[] {
   const newest = options.newest ?? Date.UTC(2024, 10, 21, 12, 23, 52, 614);
   const tiesEvery = options.tiesEvery ?? 0;
+  const statuses = options.statuses ?? ['COMPLETE'];
   const sessions: SessionInput[] = [];
   for (let i = 0; i < count; i++) {
     const slot = tiesEvery > 0 ? i - Math.floor(i / tiesEvery) : i;
     const startTime = newest - slot * 60_000;
+    const status = statuses[i % statuses.length]!;
     sessions.push({
       sessionId: randomUUID(),
       audienceId: i % 3 === 0 ? null : randomUUID(),
-      status: i % 4 === 0 ? 'INCOMPLETE' : 'COMPLETE',
+      status,
       startTime,
-      finishTime: i % 4 === 0 ? null : startTime + 90_000 + i,
+      finishTime: status === 'COMPLETE' ? startTime + 90_000 + i : null,
     });
   }
   return sortNewestFirst(sessions);
 }
+
+/** What the API lists of `sessions`: the completed ones, in the order given. */
+export const completedOnly = (sessions: readonly SessionInput[]): SessionInput[] => sessions.filter((s) => s.status === 'COMPLETE');
 
 /** The order the API promises: startTime descending, ties by sessionId descending. */
 export function sortNewestFirst(sessions: SessionInput[]): SessionInput[] {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionInput } from '../../src/store/store.js';
 import {
+  completedOnly,
   makeSessions,
   rendered,
   seed,
@@ -16,7 +17,7 @@ import { authHeaders, mintToken } from '../helpers/tokens.js';
 
 const at = (iso: string) => Date.parse(iso);
 
-/** Imported in this (scrambled) order; the API must return d, b, a, c. */
+/** Imported in this (scrambled) order; the API must return d, b, a (c is not complete: never listed). */
 const a: SessionInput = {
   sessionId: '0b0c4a3e-1111-4c1a-9a55-2a6f4c0e7d10',
   audienceId: null,
@@ -46,13 +47,16 @@ const d: SessionInput = {
   startTime: at('2024-11-22T00:00:00.999Z'),
   finishTime: at('2024-11-22T00:10:00.000Z'),
 };
-const ORDERED = [d, b, a, c];
+const ORDERED = [d, b, a];
 
 let t: TestApp;
 let s: Seeded;
 let tokenA: string;
 let tokenB: string;
-/** 120 sessions, many sharing a startTime, in API order. */
+/** 180 sessions of every status, many sharing a startTime, in API order. */
+let bigStored: SessionInput[];
+const BIG_STATUSES = ['COMPLETE', 'IN_PROGRESS', 'COMPLETE', 'COMPLETE', 'ABANDONED', 'COMPLETE', 'COMPLETE', 'SCREENED_OUT', 'COMPLETE'];
+/** The 120 completed ones among them: what the API lists. */
 let big: SessionInput[];
 let bigTestId: string;
 let emptyTestId: string;
@@ -65,8 +69,10 @@ beforeAll(async () => {
   const testId = await seedTest(t.runtime, workspaceId, [a, c, b, d]);
   s = { ...client, workspaceId, testId, sessions: ORDERED };
 
-  big = makeSessions(120, { tiesEvery: 3 });
-  bigTestId = await seedTest(t.runtime, workspaceId, [...big].reverse());
+  // Every third session is not complete, placed so that the startTime ties fall between completed ones.
+  bigStored = makeSessions(180, { tiesEvery: 3, statuses: BIG_STATUSES });
+  big = completedOnly(bigStored);
+  bigTestId = await seedTest(t.runtime, workspaceId, [...bigStored].reverse());
   emptyTestId = await seedTest(t.runtime, workspaceId);
   foreignTestId = (await seed(t.runtime, { sessions: 5 })).testId;
 
@@ -136,15 +142,8 @@ describe('response', () => {
           startTime: '2024-11-21T12:23:52.614Z',
           finishTime: null,
         },
-        {
-          sessionId: 'ffffffff-3333-4c1a-9a55-2a6f4c0e7d10',
-          audienceId: null,
-          status: 'INCOMPLETE',
-          startTime: '2024-11-20T08:00:00.000Z',
-          finishTime: null,
-        },
       ],
-      meta: { pagination: { limit: 25, offset: 0, totalCount: 4, rowsPerPage: 25, pageNumber: 1, totalPages: 1 } },
+      meta: { pagination: { limit: 25, offset: 0, totalCount: 3, rowsPerPage: 25, pageNumber: 1, totalPages: 1 } },
     });
   });
 
@@ -153,7 +152,7 @@ describe('response', () => {
     expect(await res.json()).toEqual({
       testId: s.testId,
       sessions: ORDERED.map(rendered),
-      meta: { pagination: { limit: 25, offset: 0, totalCount: 4 } },
+      meta: { pagination: { limit: 25, offset: 0, totalCount: 3 } },
     });
   });
 
@@ -183,7 +182,7 @@ describe('response', () => {
   it('an upper-case testId is accepted and answered in lower case', async () => {
     const body = await page(await current(`testId=${s.testId.toUpperCase()}`));
     expect(body.testId).toBe(s.testId);
-    expect(body.sessions).toHaveLength(4);
+    expect(body.sessions).toHaveLength(3);
   });
 
   it('a test without sessions: empty list, totalCount 0, totalPages 0', async () => {
@@ -197,6 +196,55 @@ describe('response', () => {
       sessions: [],
       meta: { pagination: { limit: 25, offset: 0, totalCount: 0 } },
     });
+  });
+});
+
+describe('completed sessions only', () => {
+  it('both paths, both forms: only COMPLETE sessions, counted alone, in page order', async () => {
+    for (const query of [`testId=${bigTestId}&limit=500`, `testId=${bigTestId}&rowsPerPage=500`, `testId=${bigTestId}`]) {
+      for (const res of await onBothPaths(query)) {
+        const body = await page(res);
+        expect(body.meta.pagination.totalCount).toBe(120);
+        if ('totalPages' in body.meta.pagination) expect(body.meta.pagination.totalPages).toBe(Math.ceil(120 / body.meta.pagination.rowsPerPage!));
+        expect(new Set(body.sessions.map((x) => x.status))).toEqual(new Set(['COMPLETE']));
+        expect(body.sessions).toEqual(big.slice(0, body.meta.pagination.limit).map(rendered));
+      }
+    }
+  });
+
+  it('the other statuses stay stored and counted for operators', async () => {
+    expect((await t.runtime.store.directory.getTest(bigTestId))?.sessionCount).toBe(180);
+    expect(await t.runtime.store.sessions.countSessionsByStatus(bigTestId)).toEqual({ ABANDONED: 20, COMPLETE: 120, IN_PROGRESS: 20, SCREENED_OUT: 20 });
+    expect(await t.runtime.store.sessions.listSessions(bigTestId, 0, 1000)).toHaveLength(180);
+  });
+
+  it('a test holding no completed session lists nothing and counts 0, on both paths', async () => {
+    const unfinished = await seedTest(t.runtime, s.workspaceId, makeSessions(7, { statuses: ['IN_PROGRESS', 'ABANDONED', 'SCREENED_OUT'] }));
+    const [currentPage, earlierPage] = await onBothPaths(`testId=${unfinished}`);
+    expect(await page(currentPage!)).toEqual({
+      testId: unfinished,
+      sessions: [],
+      meta: { pagination: { limit: 25, offset: 0, totalCount: 0, rowsPerPage: 25, pageNumber: 1, totalPages: 0 } },
+    });
+    expect(await page(earlierPage!)).toEqual({ testId: unfinished, sessions: [], meta: { pagination: { limit: 25, offset: 0, totalCount: 0 } } });
+  });
+
+  it('a session that completes later appears on the next request, in its place; one that stops being complete leaves', async () => {
+    const sessions = makeSessions(12, { statuses: ['COMPLETE', 'IN_PROGRESS'] });
+    const testId = await seedTest(t.runtime, s.workspaceId, sessions);
+    const listed = async () => (await page(await current(`testId=${testId}&rowsPerPage=100`))).sessions.map((x) => x.sessionId);
+    expect(await listed()).toEqual(completedOnly(sessions).map((x) => x.sessionId));
+
+    const finishing = sessions[3]!; // in progress
+    const leaving = sessions[4]!; // complete
+    await t.runtime.store.sessions.importSessions(
+      testId,
+      [{ ...finishing, status: 'COMPLETE', finishTime: finishing.startTime + 60_000 }, { ...leaving, status: 'ABANDONED', finishTime: null }],
+      storeActor,
+    );
+    const now = sessions.filter((x) => x === finishing || (x.status === 'COMPLETE' && x !== leaving)).map((x) => x.sessionId);
+    expect(await listed()).toEqual(now);
+    expect((await page(await earlier(`testId=${testId}`))).meta.pagination.totalCount).toBe(6);
   });
 });
 
@@ -445,10 +493,13 @@ describe('headers on every response', () => {
     ['404', () => current(`testId=${foreignTestId}`), 404],
   ];
 
-  it.each(cases)('%s: Cache-Control private, no-store and the rate-limit headers', async (_name, request, status) => {
+  it.each(cases)('%s: Cache-Control private, no-store, Pragma no-cache and the rate-limit headers', async (_name, request, status) => {
     const res = await request();
     expect(res.status).toBe(status);
     expect(res.headers.get('cache-control')).toBe('private, no-store');
+    expect(res.headers.get('pragma')).toBe('no-cache');
+    // PUBLIC_URL is http here: no promise of https.
+    expect(res.headers.get('strict-transport-security')).toBeNull();
     const { apiPerWindow, windowSeconds } = t.runtime.config.rateLimit;
     expect(res.headers.get('x-ratelimit-limit')).toBe(String(apiPerWindow));
     const remaining = Number(res.headers.get('x-ratelimit-remaining'));
@@ -469,5 +520,25 @@ describe('headers on every response', () => {
     const second = Number((await earlier(`testId=${s.testId}`)).headers.get('x-ratelimit-remaining'));
     // Both tokens belong to one client; the windows may roll over between the two requests.
     expect(second === first - 1 || second === t.runtime.config.rateLimit.apiPerWindow - 1).toBe(true);
+  });
+});
+
+describe('Strict-Transport-Security', () => {
+  it('is sent on every response when PUBLIC_URL is https, on the API, the authorization servers and the probes', async () => {
+    const https = await startTestApp({ env: { PUBLIC_URL: 'https://results.example.com' } });
+    try {
+      const responses = [
+        await fetch(`${https.url}/api/v2/sessionResults?testId=${randomUUID()}`),
+        await fetch(`${https.url}/v2/sessionResults?testId=${randomUUID()}`, { headers: { token: 'garbage' } }),
+        await fetch(`${https.url}/oauth2/default/v1/keys`),
+        await fetch(`${https.url}/healthz`),
+        await fetch(`${https.url}/no/such/path`),
+      ];
+      expect(responses.map((r) => r.status)).toEqual([401, 401, 200, 200, 404]);
+      for (const res of responses) expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000');
+      expect(responses[0]!.headers.get('pragma')).toBe('no-cache');
+    } finally {
+      await https.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { ManualClock } from '../../clock.js';
 import { describeIfPostgres, dropSchemas, uniqueSchemaName } from '../../../test/helpers/postgres.js';
@@ -6,6 +7,7 @@ import type { Announce } from '../database.js';
 import { StoreConflictError } from '../conflicts.js';
 import type { Store } from '../open-store.js';
 import { describeStoreContract } from '../store.contract.js';
+import { postgresMigrations } from './migrations.js';
 import { PostgresDatabase } from './postgres-database.js';
 
 await describeIfPostgres('PostgreSQL store', (url) => {
@@ -33,7 +35,31 @@ await describeIfPostgres('PostgreSQL store', (url) => {
     const schema = uniqueSchemaName('t_store');
     const [a, b] = await Promise.all([makeStore(undefined, schema), makeStore(undefined, schema)]);
     const results = await Promise.all([a.database.migrate(), b.database.migrate()]);
-    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 1]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, postgresMigrations.length]);
+  });
+
+  it('migration 2 counts the sessions a version-1 schema already holds, per test and status', async () => {
+    const schema = uniqueSchemaName('t_store');
+    schemas.add(schema);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`CREATE SCHEMA ${schema}; SET search_path TO ${schema}`);
+      await client.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
+      await client.query(postgresMigrations.find((m) => m.version === 1)!.sql);
+      await client.query(`INSERT INTO schema_migrations VALUES (1, 0);
+        INSERT INTO workspaces VALUES ('w', 'W', 0);
+        INSERT INTO tests VALUES ('t1', 'w', 'T1', 'survey', 0, 3), ('t2', 'w', 'T2', 'survey', 0, 1);
+        INSERT INTO sessions VALUES ('t1', 1, 's1', NULL, 'COMPLETE', 2), ('t1', 2, 's2', NULL, 'ABANDONED', NULL),
+                                    ('t1', 3, 's3', NULL, 'COMPLETE', 4), ('t2', 1, 's4', NULL, 'IN_PROGRESS', NULL);`);
+    } finally {
+      await client.end();
+    }
+    const store = await makeStore(undefined, schema);
+    expect((await store.database.migrate()).applied).toEqual(postgresMigrations.filter((m) => m.version > 1).map((m) => m.version));
+    expect(await store.sessions.countSessionsByStatus('t1')).toEqual({ ABANDONED: 1, COMPLETE: 2 });
+    expect(await store.sessions.countSessionsByStatus('t2')).toEqual({ IN_PROGRESS: 1 });
+    expect((await store.sessions.listSessions('t1', 0, 10, { status: 'COMPLETE' })).map((s) => s.sessionId)).toEqual(['s3', 's1']);
   });
 
   it('concurrent writers: one user per email, one active credential per user', async () => {

@@ -94,4 +94,24 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 2,
+    sql: `
+      -- The API lists completed sessions only: this index holds every column a page reads, so a
+      -- page of one status is one contiguous range (and the anchored deep-page seek stays flat
+      -- however many sessions of other statuses lie in between), as the primary key is for all.
+      CREATE INDEX sessions_by_status ON sessions (test_id, status, start_time, session_id, audience_id, finish_time);
+
+      -- How many sessions of each status a test holds, rewritten by every import in its own
+      -- transaction, so a page's totalCount is one row read whatever the test's size.
+      CREATE TABLE session_counts (
+        test_id TEXT NOT NULL REFERENCES tests (id),
+        status TEXT NOT NULL,
+        session_count INTEGER NOT NULL,
+        PRIMARY KEY (test_id, status)
+      ) STRICT, WITHOUT ROWID;
+      INSERT INTO session_counts (test_id, status, session_count)
+        SELECT test_id, status, COUNT(*) FROM sessions GROUP BY test_id, status;
+    `,
+  },
 ];

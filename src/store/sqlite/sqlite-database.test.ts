@@ -1,9 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../../test/helpers/stores.js';
+import { ManualClock } from '../../clock.js';
 import { describeStoreContract } from '../store.contract.js';
+import { sqliteMigrations } from './migrations.js';
 
 // A real file (not :memory:) so WAL mode and the file-backed paths are what gets tested.
 const dir = mkdtempSync(join(tmpdir(), 'results-api-sqlite-'));
@@ -11,3 +14,66 @@ let n = 0;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describeStoreContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
+
+describe('SQLite migration 2', () => {
+  it('counts the sessions a version-1 database already holds, per test and status', async () => {
+    const path = join(dir, 'version-1.db');
+    const raw = new Database(path);
+    raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    raw.exec(sqliteMigrations.find((m) => m.version === 1)!.sql);
+    raw.exec(`INSERT INTO schema_migrations VALUES (1, 0);
+      INSERT INTO workspaces VALUES ('w', 'W', 0);
+      INSERT INTO tests VALUES ('t1', 'w', 'T1', 'survey', 0, 3), ('t2', 'w', 'T2', 'survey', 0, 1);
+      INSERT INTO sessions VALUES ('t1', 1, 's1', NULL, 'COMPLETE', 2), ('t1', 2, 's2', NULL, 'ABANDONED', NULL),
+                                  ('t1', 3, 's3', NULL, 'COMPLETE', 4), ('t2', 1, 's4', NULL, 'IN_PROGRESS', NULL);`);
+    raw.close();
+    const store = await openSqliteStore(path, new ManualClock());
+    try {
+      expect((await store.database.migrate()).applied).toEqual(sqliteMigrations.filter((m) => m.version > 1).map((m) => m.version));
+      expect(await store.sessions.countSessionsByStatus('t1')).toEqual({ ABANDONED: 1, COMPLETE: 2 });
+      expect(await store.sessions.countSessionsByStatus('t2')).toEqual({ IN_PROGRESS: 1 });
+      expect((await store.sessions.listSessions('t1', 0, 10, { status: 'COMPLETE' })).map((s) => s.sessionId)).toEqual(['s3', 's1']);
+    } finally {
+      await store.database.close();
+    }
+  });
+});
+
+describe('SQLite: pages of one status', () => {
+  it('read one range of the status index, at any depth, whatever lies between (no scan, no sort)', async () => {
+    const path = join(dir, 'plans.db');
+    const store = await openSqliteStore(path, new ManualClock());
+    const raw = new Database(path, { readonly: true });
+    try {
+      await store.database.migrate();
+      const by = { actor: 'test' };
+      await store.directory.createWorkspace({ id: 'w', name: 'W' }, by);
+      await store.directory.createTest({ id: 't', workspaceId: 'w', title: 'T', productType: 'survey' }, by);
+      const statuses = ['COMPLETE', 'ABANDONED', 'IN_PROGRESS', 'COMPLETE'];
+      await store.sessions.importSessions(
+        't',
+        Array.from({ length: 400 }, (_, i) => ({ sessionId: `s${i}`, audienceId: null, status: statuses[i % 4]!, startTime: i, finishTime: null })),
+        by,
+      );
+      // The statements the repository runs, as it runs them (better-sqlite3 binds @name itself).
+      const seen: { sql: string; params: Record<string, unknown> }[] = [];
+      const all = store.database.all.bind(store.database);
+      store.database.all = (async (sql: string, params: Record<string, unknown> = {}) => {
+        seen.push({ sql, params });
+        return all(sql, params);
+      }) as typeof store.database.all;
+      await store.sessions.listSessions('t', 10, 25, { status: 'COMPLETE' });
+      const [anchor] = await store.sessions.listSessionKeys('t', 100, 10_100, 'COMPLETE');
+      await store.sessions.listSessions('t', 10, 25, { status: 'COMPLETE', after: anchor! });
+      expect(seen).toHaveLength(3);
+      for (const { sql, params } of seen) {
+        const plan = (raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((r) => r.detail);
+        const reads = plan.filter((d) => / sessions /.test(` ${d} `));
+        expect(reads, plan.join('\n')).toEqual([expect.stringMatching(/^SEARCH sessions USING COVERING INDEX sessions_by_status \(test_id=\? AND status=\?/)]);
+      }
+    } finally {
+      raw.close();
+      await store.database.close();
+    }
+  });
+});

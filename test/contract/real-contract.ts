@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { OpenAPIV3 } from 'openapi-types';
+
+// ajv-formats is CommonJS; under NodeNext its default export is the module object.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+/**
+ * The fixtures of the real contract, one per public document (api-evangelist/usertesting,
+ * openapi/_original/): written by hand from it, describing the operations we implement. Add
+ * the Legacy (v1) fixture here when that family is implemented.
+ */
+export const REAL_FIXTURES = ['real-results-v2.json'] as const;
+
+export const fixturePath = (fixture: string): string => fileURLToPath(new URL(fixture, import.meta.url));
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
+
+export interface RealOperation {
+  fixture: string;
+  method: string;
+  path: string;
+  operationId: string;
+  operation: OpenAPIV3.OperationObject;
+}
+
+/** A real operation the service does not implement yet, and the issue that brings it. */
+export interface PlannedOperation {
+  method: string;
+  path: string;
+  operationId: string;
+  issue: number;
+}
+
+/** A response as a client received it. */
+export interface LiveResponse {
+  status: number;
+  headers: Headers;
+  body: string;
+}
+
+const pointer = (...parts: string[]): string => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+/**
+ * Checks live responses against the real documents' schemas (OpenAPI 3.0: `nullable`, which
+ * ajv knows). Only what the real document states is checked: its statuses, the media type
+ * and schema of a body it declares, and the type of each header it declares when present.
+ * What we add (extra fields, headers, the problem details of an error) is allowed, as a
+ * client generated from the real document ignores it.
+ */
+export class RealContract {
+  private readonly ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
+  private readonly validators = new Map<string, ValidateFunction>();
+  readonly operations: RealOperation[] = [];
+  readonly planned: PlannedOperation[] = [];
+
+  constructor(fixtures: readonly string[] = REAL_FIXTURES) {
+    addFormats(this.ajv);
+    for (const fixture of fixtures) {
+      const document = JSON.parse(readFileSync(fixturePath(fixture), 'utf8')) as OpenAPIV3.Document & {
+        'x-results-api-not-implemented'?: PlannedOperation[];
+      };
+      this.ajv.addSchema(document as object, fixture);
+      for (const [path, item] of Object.entries(document.paths)) {
+        for (const method of METHODS) {
+          const operation = item?.[method];
+          if (operation) this.operations.push({ fixture, method, path, operationId: operation.operationId!, operation });
+        }
+      }
+      this.planned.push(...(document['x-results-api-not-implemented'] ?? []));
+    }
+  }
+
+  operation(operationId: string): RealOperation {
+    const found = this.operations.find((o) => o.operationId === operationId);
+    if (!found) throw new Error(`no real operation ${operationId} in the fixtures`);
+    return found;
+  }
+
+  /** What in `response` breaks the real contract of `operationId`; empty when it conforms. */
+  violations(operationId: string, response: LiveResponse): string[] {
+    const { fixture, method, path, operation } = this.operation(operationId);
+    const documented = operation.responses[String(response.status)] as OpenAPIV3.ResponseObject | undefined;
+    if (!documented) return [`status ${response.status} is not in the real contract of ${operationId}`];
+    const base = ['paths', path, method, 'responses', String(response.status)];
+    const violations: string[] = [];
+
+    for (const [name, header] of Object.entries((documented.headers ?? {}) as Record<string, OpenAPIV3.HeaderObject>)) {
+      const value = response.headers.get(name);
+      if (value === null) continue;
+      const type = (header.schema as OpenAPIV3.SchemaObject | undefined)?.type;
+      const typed = (type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+      const validate = this.validator(fixture, [...base, 'headers', name, 'schema']);
+      if (!validate(typed)) violations.push(`header ${this.ajv.errorsText(validate.errors, { dataVar: name })} (got ${JSON.stringify(value)})`);
+    }
+
+    const content = documented.content ?? {};
+    const mediaTypes = Object.keys(content);
+    if (mediaTypes.length === 0) return violations;
+    const mediaType = response.headers.get('content-type')?.split(';')[0]!.trim().toLowerCase();
+    if (!mediaType || !content[mediaType]) {
+      return [...violations, `content type ${mediaType ?? '(none)'} is not the real one (${mediaTypes.join(', ')})`];
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(response.body);
+    } catch {
+      return [...violations, `the body is not JSON: ${response.body.slice(0, 200)}`];
+    }
+    const validate = this.validator(fixture, [...base, 'content', mediaType, 'schema']);
+    if (!validate(body)) violations.push(`${this.ajv.errorsText(validate.errors, { dataVar: 'body' })}: ${response.body.slice(0, 300)}`);
+    return violations;
+  }
+
+  private validator(fixture: string, parts: string[]): ValidateFunction {
+    const ref = `${fixture}#/${pointer(...parts)}`;
+    let validate = this.validators.get(ref);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: ref });
+      this.validators.set(ref, validate);
+    }
+    return validate;
+  }
+}
+
+/** Reads a fetch Response once, keeping what the contract checks. */
+export async function liveResponse(res: Response): Promise<LiveResponse> {
+  return { status: res.status, headers: res.headers, body: await res.text() };
+}
