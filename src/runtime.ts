@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import { CachedAccessReads } from './access/access-cache.js';
 import { ChangeWatcher } from './changes/fresh-cache.js';
 import { SessionPageReader } from './results/session-pages.js';
@@ -8,17 +7,17 @@ import { notifyingStore } from './changes/notifying-store.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { MemoryRateLimiter, type RateLimiter } from './http/rate-limiter.js';
-import { RedisRateLimiter } from './http/redis-rate-limiter.js';
 import { AccessTokenVerifier } from './oauth/access-tokens.js';
 import { resolveAuthorizationServers } from './oauth/authorization-servers.js';
 import { SecretHasher } from './oauth/client-secrets.js';
 import { KeyRing } from './oauth/signing-keys.js';
 import { openStore } from './store/open-store.js';
+import type { SharedRedis } from './redis/shared-redis.js';
 
 export type Runtime = Omit<AppDeps, 'logger'> & {
   feed: ChangeFeed;
   /** Set when REDIS_URL is configured. */
-  redis: Redis | undefined;
+  redis: SharedRedis | undefined;
   close(): Promise<void>;
 };
 
@@ -41,18 +40,16 @@ export async function openRuntime(
   try {
     await rawStore.migrate();
     let feed: ChangeFeed = new LocalChangeFeed();
-    let redis: Redis | undefined;
+    let redis: SharedRedis | undefined;
     let rateLimiter: RateLimiter = options.rateLimiter ?? new MemoryRateLimiter(clock);
     if (config.redisUrl) {
-      // Loaded only when configured: an embedded server never pays for ioredis.
-      const [{ Redis }, { RedisChangeFeed }] = await Promise.all([import('ioredis'), import('./changes/redis-change-feed.js')]);
-      feed = await RedisChangeFeed.connect(config.redisUrl);
-      closers.push(() => feed.close());
-      const client = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
-      await client.connect();
-      closers.push(async () => client.disconnect());
-      redis = client;
-      rateLimiter = new RedisRateLimiter(client, clock);
+      // Loaded only when configured: an embedded server never pays for ioredis. Not awaited: never blocks on Redis.
+      const { SharedRedis } = await import('./redis/shared-redis.js');
+      const shared = new SharedRedis(config.redisUrl, clock);
+      closers.push(() => shared.close());
+      redis = shared;
+      feed = shared.feed;
+      rateLimiter = shared.rateLimiter;
     }
     const store = notifyingStore(rawStore, feed);
     const servers = await resolveAuthorizationServers(config, store);

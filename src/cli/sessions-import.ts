@@ -2,12 +2,13 @@ import { statSync, type Stats } from 'node:fs';
 import { Option, type Command } from 'commander';
 import type { ChangeFeed } from '../changes/change-feed.js';
 import { systemClock } from '../clock.js';
+import type { SharedRedis } from '../redis/shared-redis.js';
 import { BadSessionFileError, type SessionFileReport } from '../results/check-session-file.js';
 import { importSessionFile } from '../results/import-session-file.js';
 import { SESSION_FILE_FORMATS, sessionFileFormat, type SessionFileFormat } from '../results/parse-session-file.js';
 import { StoreConflictError, type Actor, type Store } from '../store/store.js';
 import { uuidArgument } from './arguments.js';
-import { cliActor, loadCliConfig } from './context.js';
+import { cliActor, loadCliConfig, warnOnceIfRedisDown } from './context.js';
 import { ImportProgress } from './import-progress.js';
 import { CliError, emit, JSON_FLAG, JSON_FLAG_HELP, usageError, type OutputOptions } from './output.js';
 
@@ -83,18 +84,19 @@ async function withImportStore<T>(fn: (store: Store, by: Actor) => Promise<T>): 
     import('../changes/change-feed.js'),
   ]);
   const store = await openStore(config.databaseUrl, systemClock);
-  let feed: ChangeFeed | undefined;
+  let redis: SharedRedis | undefined;
   try {
     await store.migrate();
+    let feed: ChangeFeed = new LocalChangeFeed();
     if (config.redisUrl) {
-      const { RedisChangeFeed } = await import('../changes/redis-change-feed.js');
-      feed = await RedisChangeFeed.connect(config.redisUrl);
-    } else {
-      feed = new LocalChangeFeed();
+      const { SharedRedis } = await import('../redis/shared-redis.js');
+      redis = new SharedRedis(config.redisUrl, systemClock);
+      warnOnceIfRedisDown(redis.outage);
+      feed = redis.feed;
     }
     return await fn(notifyingStore(store, feed), cliActor());
   } finally {
-    await feed?.close().catch(() => {});
+    await redis?.close();
     await store.close();
   }
 }

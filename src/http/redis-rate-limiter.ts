@@ -4,16 +4,27 @@ import type { RateLimitDecision, RateLimiter } from './rate-limiter.js';
 
 /**
  * Fixed-window counters in Redis, so every process shares one budget per key. One round
- * trip per hit: INCR and PEXPIREAT in a single MULTI.
+ * trip per hit: INCR and PEXPIREAT in a single MULTI. While Redis cannot answer, `local`
+ * counts instead (a budget per process rather than none, and no request waits on Redis).
  */
 export class RedisRateLimiter implements RateLimiter {
   constructor(
     private readonly redis: Redis,
     private readonly clock: Clock,
+    private readonly local: RateLimiter,
     private readonly prefix = 'results-api:rl:',
   ) {}
 
   async hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
+    if (this.redis.status !== 'ready') return this.local.hit(key, limit, windowSeconds);
+    try {
+      return await this.sharedHit(key, limit, windowSeconds);
+    } catch {
+      return this.local.hit(key, limit, windowSeconds);
+    }
+  }
+
+  private async sharedHit(key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
     const now = this.clock.now();
     const windowMs = windowSeconds * 1000;
     const windowStart = now - (now % windowMs);
