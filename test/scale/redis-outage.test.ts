@@ -1,7 +1,7 @@
 /**
  * Redis stopped under load (issue 12, item 2): two server processes sharing PostgreSQL and a
  * throw-away Redis keep answering without 5xx while it is down (local rate limits, the
- * one-second cache bound), the CLI still revokes a credential and every process refuses it,
+ * one-second cache bound), a process started during the outage serves too, the CLI still revokes a credential and every process refuses it,
  * each process logs the outage once and its end once, and shared rate limits come back.
  */
 import pg from 'pg';
@@ -94,6 +94,8 @@ await describeIfPostgres('Redis stopped and restarted under load', (postgresUrl)
     expect((await list(b, token)).status).toBe(200);
 
     await redis.stop();
+    // A process started during the outage must come up and serve too.
+    servers.push(await startServerProcess(env));
 
     // Bounded load on both processes, API and token requests: no 5xx while Redis is down.
     const statuses: number[] = [];
@@ -104,7 +106,7 @@ await describeIfPostgres('Redis stopped and restarted under load', (postgresUrl)
       statuses.push(...replies.map((r) => r.status));
       await Promise.all(replies.map((r) => r.arrayBuffer()));
     }
-    expect(statuses).toHaveLength(240);
+    expect(statuses).toHaveLength(360);
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
 
     for (const server of servers) {
