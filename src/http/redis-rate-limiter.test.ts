@@ -27,12 +27,25 @@ describe('RedisRateLimiter', () => {
     expect(await limiter.hit('k', 2, 60)).toMatchObject({ allowed: false });
   });
 
-  it('counts locally when a Redis command fails (timeout, connection lost mid-flight)', async () => {
+  it('counts locally when a Redis command fails (timeout, connection lost mid-flight), and skips Redis for a second', async () => {
+    let now = Date.UTC(2026, 0, 1, 12, 0, 30);
+    const movingClock = { now: () => now };
+    let calls = 0;
+    let answer: () => Promise<unknown> = () => Promise.reject(new Error('Command timed out'));
     const limiter = new RedisRateLimiter(
-      fakeRedis('ready', () => Promise.reject(new Error('Command timed out'))),
-      clock,
-      new MemoryRateLimiter(clock),
+      fakeRedis('ready', () => {
+        calls++;
+        return answer();
+      }),
+      movingClock,
+      new MemoryRateLimiter(movingClock),
     );
     expect(await limiter.hit('k', 5, 60)).toMatchObject({ allowed: true, remaining: 4 });
+    expect(await limiter.hit('k', 5, 60)).toMatchObject({ allowed: true, remaining: 3 });
+    expect(calls).toBe(1);
+    answer = async () => [[null, 1]];
+    now += 1000;
+    expect(await limiter.hit('k', 5, 60)).toMatchObject({ allowed: true, remaining: 4 });
+    expect(calls).toBe(2);
   });
 });

@@ -15,6 +15,8 @@ export function redisClient(url: string, onError: (err: Error) => void): Redis {
   const client = new Redis(url, {
     connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    // Closing waits this long at most for a peer that does not hang up (ioredis then destroys the socket).
+    disconnectTimeout: REDIS_COMMAND_TIMEOUT_MS,
     maxRetriesPerRequest: 0,
     enableOfflineQueue: false,
     // Subscriptions are made on every 'ready' by their owner, which works without the offline queue.
