@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AccessReads } from './access/access-cache.js';
@@ -24,7 +23,9 @@ import { registerResultsRoutes } from './results/routes.js';
 import type { SessionPageReader } from './results/session-pages.js';
 import type { Store } from './store/store.js';
 import type { ApiProblem, OAuthError } from './errors.js';
+import { logDependencyOutages } from './ops/dependency-outages.js';
 import { registerHealth } from './ops/health.js';
+import type { SharedRedis } from './redis/shared-redis.js';
 import { Metrics, registerMetrics } from './ops/metrics.js';
 
 /** Everything the HTTP app needs, built once by the runtime (or by a test). */
@@ -39,8 +40,8 @@ export interface AppDeps {
   verifier: AccessTokenVerifier;
   reads: AccessReads;
   pages: SessionPageReader;
-  /** Set when REDIS_URL is configured; checked by /readyz. */
-  redis?: Redis | undefined;
+  /** Set when REDIS_URL is configured; checked by /readyz, its outages logged. */
+  redis?: Pick<SharedRedis, 'ping' | 'outage'> | undefined;
   /** Per-process metrics; created here unless given. */
   metrics?: Metrics;
   /** Overrides the logger built from config (tests capture logs with it). */
@@ -79,14 +80,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerFormBodyParser(app);
   const metrics = deps.metrics ?? new Metrics(() => deps.store.database.poolStats?.());
   registerMetrics(app, metrics);
-  registerErrorHandling(app, { onRefused: (error) => countRefusal(metrics, error) });
+  const onDatabaseUnavailable = logDependencyOutages(app, { database: deps.store.database, redis: deps.redis });
+  registerErrorHandling(app, { onRefused: (error) => countRefusal(metrics, error), onDatabaseUnavailable });
   await registerOpenApi(app, deps);
   await registerReferencePage(app, deps);
 
-  registerHealth(app, {
-    database: () => deps.store.database.ping(),
-    ...(deps.redis ? { redis: async () => void (await deps.redis!.ping()) } : {}),
-  });
+  // Without Redis the service still serves (local rate limits, one-second cache bound): degraded, not unready.
+  registerHealth(app, { database: () => deps.store.database.ping() }, deps.redis ? { redis: () => deps.redis!.ping() } : {});
 
   registerAuthorizationServers(app, { ...deps, metrics });
 

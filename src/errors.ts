@@ -18,7 +18,8 @@ export type OAuthErrorCode =
   | 'unsupported_grant_type'
   | 'invalid_scope'
   | 'slow_down'
-  | 'server_error';
+  | 'server_error'
+  | 'temporarily_unavailable';
 
 const OAUTH_STATUS: Record<OAuthErrorCode, number> = {
   invalid_request: 400,
@@ -29,6 +30,8 @@ const OAUTH_STATUS: Record<OAuthErrorCode, number> = {
   invalid_scope: 400,
   slow_down: 429,
   server_error: 500,
+  // RFC 6749 §4.1.2.1 defines it for the authorization endpoint; here it carries the 503 a dependency outage is.
+  temporarily_unavailable: 503,
 };
 
 export class OAuthError extends Error {
@@ -65,6 +68,10 @@ export const oauthErrors = {
   tooManyRequests: (retryAfterSeconds: number) =>
     new OAuthError('slow_down', 'Too many requests to the authorization server; retry later.', { retryAfterSeconds }),
   serverError: () => new OAuthError('server_error', 'The server encountered an unexpected condition.'),
+  temporarilyUnavailable: (retryAfterSeconds: number) =>
+    new OAuthError('temporarily_unavailable', `The service is temporarily unavailable; retry in ${retryAfterSeconds} s.`, {
+      retryAfterSeconds,
+    }),
 };
 
 // --- Results API (RFC 9457) -------------------------------------------------------------------
@@ -82,7 +89,8 @@ export type ProblemCode =
   | 'malformed-request'
   | 'request-timeout'
   | 'headers-too-large'
-  | 'internal';
+  | 'internal'
+  | 'unavailable';
 
 const PROBLEM: Record<ProblemCode, { status: number; title: string }> = {
   'invalid-parameter': { status: 400, title: 'Invalid request parameter' },
@@ -98,6 +106,7 @@ const PROBLEM: Record<ProblemCode, { status: number; title: string }> = {
   'request-timeout': { status: 408, title: 'Request timeout' },
   'headers-too-large': { status: 431, title: 'Request header fields too large' },
   internal: { status: 500, title: 'Internal server error' },
+  unavailable: { status: 503, title: 'Service unavailable' },
 };
 
 /** Problem `type` URIs are stable identifiers (RFC 9457 §3.1.1), not links. */
@@ -160,6 +169,8 @@ export const apiErrors = {
   rateLimited: (retryAfterSeconds: number) =>
     new ApiProblem('rate-limited', `Rate limit exceeded; retry in ${retryAfterSeconds} s.`, { retryAfterSeconds }),
   internal: () => new ApiProblem('internal', 'The server encountered an unexpected condition.'),
+  unavailable: (retryAfterSeconds: number) =>
+    new ApiProblem('unavailable', `The service is temporarily unavailable; retry in ${retryAfterSeconds} s.`, { retryAfterSeconds }),
   // Refused before routing: by Node's HTTP parser, or by the router (see src/http/unrouted-errors.ts).
   malformedRequest: (detail: string, internal?: string) =>
     new ApiProblem('malformed-request', detail, internal === undefined ? {} : { internal }),

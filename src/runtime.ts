@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import { CachedAccessReads } from './access/access-cache.js';
 import { ChangeWatcher } from './changes/fresh-cache.js';
 import { SessionPageReader } from './results/session-pages.js';
@@ -7,17 +6,17 @@ import type { ChangeFeed } from './changes/change-feed.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { MemoryRateLimiter, type RateLimiter } from './http/rate-limiter.js';
-import { RedisRateLimiter } from './http/redis-rate-limiter.js';
 import { AccessTokenVerifier } from './oauth/access-tokens.js';
 import { resolveAuthorizationServers } from './oauth/authorization-servers.js';
 import { SecretHasher } from './oauth/client-secrets.js';
 import { KeyRing } from './oauth/signing-keys.js';
+import type { SharedRedis } from './redis/shared-redis.js';
 import { openStoreWithFeed } from './store/open-store.js';
 
 export type Runtime = Omit<AppDeps, 'logger'> & {
   feed: ChangeFeed;
   /** Set when REDIS_URL is configured. */
-  redis: Redis | undefined;
+  redis: SharedRedis | undefined;
   close(): Promise<void>;
 };
 
@@ -32,23 +31,13 @@ export async function openRuntime(
   options: { clock?: Clock; rateLimiter?: RateLimiter } = {},
 ): Promise<Runtime> {
   const clock = options.clock ?? systemClock;
-  const { store, feed, close: closeStore } = await openStoreWithFeed(config, clock);
+  const { store, feed, redis, close: closeStore } = await openStoreWithFeed(config, clock);
   const closers: (() => Promise<void>)[] = [closeStore];
   const close = async () => {
     for (const closeOne of closers.reverse()) await closeOne().catch(() => {});
   };
   try {
-    let redis: Redis | undefined;
-    let rateLimiter: RateLimiter = options.rateLimiter ?? new MemoryRateLimiter(clock);
-    if (config.redisUrl) {
-      // Loaded only when configured: an embedded server never pays for ioredis.
-      const { Redis } = await import('ioredis');
-      const client = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
-      await client.connect();
-      closers.push(async () => client.disconnect());
-      redis = client;
-      rateLimiter = new RedisRateLimiter(client, clock);
-    }
+    const rateLimiter: RateLimiter = options.rateLimiter ?? redis?.rateLimiter ?? new MemoryRateLimiter(clock);
     const servers = await resolveAuthorizationServers(config, store.settings);
     const hasher = await SecretHasher.load(store.settings);
     const watcher = new ChangeWatcher(store.database, feed);

@@ -1,4 +1,7 @@
-import { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { REDIS_CONNECT_TIMEOUT_MS, whenReady } from '../redis/redis-client.js';
+import type { Outage } from '../ops/outage.js';
 import { LocalChangeFeed, type Change } from './change-feed.js';
 
 const CHANNEL = 'results-api:changes';
@@ -6,38 +9,38 @@ const CHANNEL = 'results-api:changes';
 /**
  * Fans changes out to every process through Redis pub/sub (the server processes and the
  * CLI all publish here), so a revocation made anywhere is acted on everywhere at once.
+ *
+ * Best effort: the database is the truth and every cache re-reads it within one second, so
+ * a change that cannot be announced (Redis down) is delivered here, skipped there, and never
+ * fails or blocks the committed change that announces it.
  */
 export class RedisChangeFeed extends LocalChangeFeed {
-  private constructor(
+  /** Marks this process's own messages, which it has already delivered to itself. */
+  private readonly origin = randomUUID();
+
+  constructor(
     private readonly publisher: Redis,
-    private readonly subscriber: Redis,
+    subscriber: Redis,
+    private readonly outage: Outage,
   ) {
     super();
     subscriber.on('message', (channel: string, message: string) => {
       if (channel !== CHANNEL) return;
       try {
-        this.deliver(JSON.parse(message) as Change);
+        const { origin, change } = JSON.parse(message) as { origin: string; change: Change };
+        if (origin !== this.origin) this.deliver(change);
       } catch {
         // A malformed message cannot be acted on; the caches' TTL bounds the cost.
       }
     });
+    // On every (re)connection: after an outage the subscription has to be made again.
+    subscriber.on('ready', () => void subscriber.subscribe(CHANNEL).catch(() => {}));
   }
 
-  static async connect(url: string): Promise<RedisChangeFeed> {
-    const publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
-    const subscriber = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
-    await Promise.all([publisher.connect(), subscriber.connect()]);
-    await subscriber.subscribe(CHANNEL);
-    return new RedisChangeFeed(publisher, subscriber);
-  }
-
-  /** Other processes receive it via Redis; this one receives it through its own subscription. */
   override async publish(change: Change): Promise<void> {
-    await this.publisher.publish(CHANNEL, JSON.stringify(change));
-  }
-
-  override async close(): Promise<void> {
-    this.subscriber.disconnect();
-    this.publisher.disconnect();
+    this.deliver(change);
+    // During a known outage, do not wait at all; otherwise give a new connection its chance.
+    if (this.outage.isDown || !(await whenReady(this.publisher, REDIS_CONNECT_TIMEOUT_MS))) return;
+    await this.publisher.publish(CHANNEL, JSON.stringify({ origin: this.origin, change })).catch(() => {});
   }
 }

@@ -1,5 +1,6 @@
 import { userInfo } from 'node:os';
 import { loadConfig, type Config } from '../config.js';
+import type { Outage } from '../ops/outage.js';
 import type { Runtime } from '../runtime.js';
 import type { Actor } from '../store/store.js';
 
@@ -30,9 +31,25 @@ export async function withRuntime<T>(fn: (runtime: Runtime, by: Actor) => Promis
   // Loaded on first use, so --help and argument mistakes answer without loading the database drivers.
   const { openRuntime } = await import('../runtime.js');
   const runtime = await openRuntime(config);
+  if (runtime.redis) warnOnceIfRedisDown(runtime.redis.outage);
   try {
     return await fn(runtime, cliActor());
   } finally {
     await runtime.close();
   }
+}
+
+/**
+ * A command does not need Redis: its change is committed to the database, which every server
+ * re-reads within one second. The operator is told once that the instant fan-out was missed.
+ */
+export function warnOnceIfRedisDown(outage: Outage): void {
+  let told = false;
+  outage.onChange((event) => {
+    if (event.state !== 'down' || told) return;
+    told = true;
+    process.stderr.write(
+      `warning: Redis (REDIS_URL) is unreachable (${event.reason}); changes are saved in the database and servers pick them up within one second\n`,
+    );
+  });
 }

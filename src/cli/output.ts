@@ -1,5 +1,6 @@
 import { CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
+import { isDatabaseUnavailable } from '../ops/database-unavailable.js';
 import { StoreConflictError } from '../store/conflicts.js';
 
 /**
@@ -66,7 +67,10 @@ function describeError(err: unknown): { message: string; exitCode: number; detai
   if (err instanceof CliError) return { message: err.message, exitCode: err.exitCode, details: err.details };
   if (err instanceof ConfigError) return { message: err.message, exitCode: EXIT_USAGE, details: [] };
   if (err instanceof StoreConflictError) return { message: err.message, exitCode: EXIT_FAILURE, details: [] };
-  // A fault (database unreachable, disk full...): its message helps, its stack would not.
+  if (isDatabaseUnavailable(err)) {
+    return { message: `the database (DATABASE_URL) is unreachable: ${describeCause(err)}`, exitCode: EXIT_FAILURE, details: [] };
+  }
+  // A fault (disk full...): its message helps, its stack would not.
   const message = err instanceof Error ? err.message : String(err);
   return { message, exitCode: EXIT_FAILURE, details: [] };
 }
@@ -74,3 +78,10 @@ function describeError(err: unknown): { message: string; exitCode: number; detai
 /** Every command takes this flag. */
 export const JSON_FLAG = '--json';
 export const JSON_FLAG_HELP = 'print machine-readable JSON to stdout';
+
+/** node-postgres reports several refused addresses as an AggregateError with an empty message. */
+function describeCause(err: unknown): string {
+  if (err instanceof AggregateError && !err.message) return describeCause(err.errors[0]);
+  const e = err as { message?: string; code?: string };
+  return e.message || e.code || String(err);
+}

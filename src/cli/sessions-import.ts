@@ -7,7 +7,7 @@ import { SESSION_FILE_FORMATS, sessionFileFormat, type SessionFileFormat } from 
 import type { Store } from '../store/open-store.js';
 import type { Actor } from '../store/store.js';
 import { uuidArgument } from './arguments.js';
-import { cliActor, loadCliConfig } from './context.js';
+import { cliActor, loadCliConfig, warnOnceIfRedisDown } from './context.js';
 import { ImportProgress } from './import-progress.js';
 import { CliError, emit, JSON_FLAG, JSON_FLAG_HELP, usageError, type OutputOptions } from './output.js';
 
@@ -76,7 +76,8 @@ export function registerSessionsImportCommand(sessions: Command): void {
 async function withImportStore<T>(fn: (store: Store, by: Actor) => Promise<T>): Promise<T> {
   const config = loadCliConfig();
   const { openStoreWithFeed } = await import('../store/open-store.js');
-  const { store, close } = await openStoreWithFeed(config, systemClock);
+  const { store, redis, close } = await openStoreWithFeed(config, systemClock);
+  if (redis) warnOnceIfRedisDown(redis.outage);
   try {
     return await fn(store, cliActor());
   } finally {

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiProblem, OAuthError, apiErrors, oauthErrors, problemType, truncate, type BearerChallenge } from '../errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../ops/database-unavailable.js';
 import { API_CACHE_CONTROL, PRAGMA_NO_CACHE } from './response-headers.js';
 import { validationMessage } from './validation-message.js';
 
@@ -40,12 +41,14 @@ export function sendProblem(reply: FastifyReply, err: ApiProblem): FastifyReply 
 
 /**
  * The one place where anything thrown by a route becomes a response: our own errors are
- * rendered as they are, Fastify's request errors become 4xx in the path's family, and
- * anything else is a fault: logged in full, answered with a generic 500.
+ * rendered as they are, Fastify's request errors become 4xx in the path's family, the database
+ * unreachable is a 503 with Retry-After (logged once per outage by `onDatabaseUnavailable`'s
+ * owner, not once per request), and anything else is a fault: logged in full, answered with a
+ * generic 500.
  */
 export function registerErrorHandling(
   app: FastifyInstance,
-  hooks: { onRefused?: (error: OAuthError | ApiProblem) => void } = {},
+  hooks: { onRefused?: (error: OAuthError | ApiProblem) => void; onDatabaseUnavailable?: (error: Error) => void } = {},
 ): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const oauth = isOAuthPath(request.url);
@@ -64,6 +67,12 @@ export function registerErrorHandling(
       return oauth
         ? sendOAuthError(reply, oauthErrors.invalidRequest(known.message, known.status))
         : sendProblem(reply, apiErrors.unreadableRequest(known.status, known.message));
+    }
+    if (isDatabaseUnavailable(error)) {
+      hooks.onDatabaseUnavailable?.(error);
+      return oauth
+        ? sendOAuthError(reply, oauthErrors.temporarilyUnavailable(DATABASE_RETRY_AFTER_SECONDS))
+        : sendProblem(reply, apiErrors.unavailable(DATABASE_RETRY_AFTER_SECONDS));
     }
     request.log.error({ err: error }, 'unhandled error');
     return oauth ? sendOAuthError(reply, oauthErrors.serverError()) : sendProblem(reply, apiErrors.internal());

@@ -2,18 +2,36 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.js';
 
+const SKIP_AFTER_FAILURE_MS = 1000;
+
 /**
  * Fixed-window counters in Redis, so every process shares one budget per key. One round
- * trip per hit: INCR and PEXPIREAT in a single MULTI.
+ * trip per hit: INCR and PEXPIREAT in a single MULTI. While Redis cannot answer, `local`
+ * counts instead (a budget per process rather than none, and no request waits on Redis).
+ * After a failed command (a Redis that accepts connections but does not answer costs the
+ * command timeout) Redis is left alone for a second, so at most one request a second waits.
  */
 export class RedisRateLimiter implements RateLimiter {
   constructor(
     private readonly redis: Redis,
     private readonly clock: Clock,
+    private readonly local: RateLimiter,
     private readonly prefix = 'results-api:rl:',
   ) {}
 
+  private skipRedisUntil = 0;
+
   async hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
+    if (this.redis.status !== 'ready' || this.clock.now() < this.skipRedisUntil) return this.local.hit(key, limit, windowSeconds);
+    try {
+      return await this.sharedHit(key, limit, windowSeconds);
+    } catch {
+      this.skipRedisUntil = this.clock.now() + SKIP_AFTER_FAILURE_MS;
+      return this.local.hit(key, limit, windowSeconds);
+    }
+  }
+
+  private async sharedHit(key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
     const now = this.clock.now();
     const windowMs = windowSeconds * 1000;
     const windowStart = now - (now % windowMs);

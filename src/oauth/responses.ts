@@ -60,6 +60,11 @@ export function clientAuthenticatedResponses(
         }
       : {}),
     500: errorResponse(['server_error'], 'An unexpected fault; the detail is in the server log, never in the response.'),
+    503: errorResponse(
+      ['temporarily_unavailable'],
+      'The database is unreachable for the moment; retry after `Retry-After` seconds.',
+      retryAfterHeader,
+    ),
   };
 }
 

@@ -8,7 +8,7 @@ export type ReadinessCheck = () => Promise<void>;
 
 const Health = Type.Object(
   {
-    status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+    status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('unavailable')]),
     checks: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Literal('ok'), Type.Literal('failing')]))),
   },
   { title: 'Health' },
@@ -16,9 +16,15 @@ const Health = Type.Object(
 
 /**
  * /healthz: the process answers (for restarts). /readyz: every dependency answers (for load
- * balancers); a failing check names the dependency, never the error's detail.
+ * balancers); a failing check names the dependency, never the error's detail. A failing
+ * `degradable` check (Redis: the service works on without it) makes the status 'degraded'
+ * but keeps the 200, so a load balancer does not take every process out at once.
  */
-export function registerHealth(app: FastifyInstance, checks: Record<string, ReadinessCheck>): void {
+export function registerHealth(
+  app: FastifyInstance,
+  required: Record<string, ReadinessCheck>,
+  degradable: Record<string, ReadinessCheck> = {},
+): void {
   const noStore = cacheControlHeader('no-store', 'A probe must see the current state.');
   const schema = (summary: string, operationId: string, responses: Record<number, string>) => ({
     summary,
@@ -31,7 +37,7 @@ export function registerHealth(app: FastifyInstance, checks: Record<string, Read
   });
   const liveness = schema('Liveness', 'getLiveness', { 200: 'The process answers.' });
   const readiness = schema('Readiness: database and Redis reachable', 'getReadiness', {
-    200: 'Every dependency answers.',
+    200: "The database answers; `status` is 'degraded' when Redis does not (`checks` names it).",
     503: 'A dependency does not answer; `checks` names it.',
   });
   app.get('/healthz', { schema: liveness }, async (_request, reply) => {
@@ -40,6 +46,7 @@ export function registerHealth(app: FastifyInstance, checks: Record<string, Read
   });
   app.get('/readyz', { schema: readiness }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
+    const checks = { ...required, ...degradable };
     const results = await Promise.all(
       Object.entries(checks).map(async ([name, check]) => {
         try {
@@ -51,8 +58,9 @@ export function registerHealth(app: FastifyInstance, checks: Record<string, Read
         }
       }),
     );
-    const ready = results.every(([, r]) => r === 'ok');
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', checks: Object.fromEntries(results) });
+    const failing = (names: Record<string, ReadinessCheck>) => results.some(([name, r]) => r === 'failing' && name in names);
+    const status = failing(required) ? 'unavailable' : failing(degradable) ? 'degraded' : 'ok';
+    return reply.code(status === 'unavailable' ? 503 : 200).send({ status, checks: Object.fromEntries(results) });
   });
 }
 

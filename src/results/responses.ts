@@ -38,6 +38,7 @@ const PROBLEM_TITLES: Record<number, string> = {
   404: 'NotFoundProblem',
   429: 'RateLimitedProblem',
   500: 'InternalProblem',
+  503: 'UnavailableProblem',
 };
 
 /**
@@ -103,6 +104,10 @@ export function apiResponses(ok: { description: string; schema: TSchema }, optio
     ),
     500: jsonResponse('An unexpected fault; the detail is in the server log, never in the response.', problemBody(500, ['internal']), {
       headers: apiCacheHeaders('Never stored.'),
+      mediaType: 'application/problem+json',
+    }),
+    503: jsonResponse('The database is unreachable for the moment; retry after `Retry-After` seconds.', problemBody(503, ['unavailable']), {
+      headers: { ...apiCacheHeaders('Never stored.'), ...retryAfterHeader },
       mediaType: 'application/problem+json',
     }),
   };

@@ -1,5 +1,6 @@
 import { LocalChangeFeed, type ChangeFeed } from '../changes/change-feed.js';
 import type { Clock } from '../clock.js';
+import type { SharedRedis } from '../redis/shared-redis.js';
 import { AuditLog } from './audit-log.js';
 import { CredentialRepository } from './credentials.js';
 import type { Announce, Database } from './database.js';
@@ -65,26 +66,27 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions):
 
 /**
  * The migrated store, announcing every committed change on the change feed: Redis when
- * REDIS_URL is set (every process hears it), otherwise this process only. The server and
+ * REDIS_URL is set (every process hears it; with Redis down, publishing is skipped and the
+ * caches' one-second bound holds), otherwise this process only. The server and
  * every CLI command open it here, so whatever either changes reaches every cache.
  */
 export async function openStoreWithFeed(
   config: { databaseUrl: string; redisUrl: string | undefined },
   clock: Clock,
-): Promise<{ store: Store; feed: ChangeFeed; close(): Promise<void> }> {
-  let feed: ChangeFeed = new LocalChangeFeed();
-  if (config.redisUrl) {
-    // Loaded only when configured: an embedded server never pays for ioredis.
-    const { RedisChangeFeed } = await import('../changes/redis-change-feed.js');
-    feed = await RedisChangeFeed.connect(config.redisUrl);
-  }
-  const changes = feed;
-  const store = await openStore(config.databaseUrl, { clock, announce: (change) => changes.publish(change) }).catch(async (error: unknown) => {
-    await changes.close().catch(() => undefined);
+): Promise<{ store: Store; feed: ChangeFeed; redis: SharedRedis | undefined; close(): Promise<void> }> {
+  // Loaded only when configured: an embedded server never pays for ioredis. Never waits for Redis.
+  const redis = config.redisUrl ? new (await import('../redis/shared-redis.js')).SharedRedis(config.redisUrl, clock) : undefined;
+  const feed: ChangeFeed = redis?.feed ?? new LocalChangeFeed();
+  const closeRedis = async () => {
+    await feed.close().catch(() => undefined);
+    await redis?.close();
+  };
+  const store = await openStore(config.databaseUrl, { clock, announce: (change) => feed.publish(change) }).catch(async (error: unknown) => {
+    await closeRedis();
     throw error;
   });
   const close = async () => {
-    await changes.close().catch(() => undefined);
+    await closeRedis();
     await store.database.close();
   };
   try {
@@ -93,5 +95,5 @@ export async function openStoreWithFeed(
     await close();
     throw error;
   }
-  return { store, feed, close };
+  return { store, feed, redis, close };
 }

@@ -1,0 +1,51 @@
+import type { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
+import { MemoryRateLimiter } from './rate-limiter.js';
+import { RedisRateLimiter } from './redis-rate-limiter.js';
+
+const clock = { now: () => Date.UTC(2026, 0, 1, 12, 0, 30) };
+
+function fakeRedis(status: string, exec: () => Promise<unknown>): Redis {
+  const chain = { incr: () => chain, pexpireat: () => chain, exec };
+  return { status, multi: () => chain } as unknown as Redis;
+}
+
+describe('RedisRateLimiter', () => {
+  it('counts in Redis while it answers', async () => {
+    const limiter = new RedisRateLimiter(fakeRedis('ready', async () => [[null, 7]]), clock, new MemoryRateLimiter(clock));
+    expect(await limiter.hit('k', 10, 60)).toMatchObject({ allowed: true, remaining: 3 });
+  });
+
+  it('counts locally while Redis is disconnected, without asking it', async () => {
+    const limiter = new RedisRateLimiter(
+      fakeRedis('reconnecting', () => Promise.reject(new Error('must not be called'))),
+      clock,
+      new MemoryRateLimiter(clock),
+    );
+    expect(await limiter.hit('k', 2, 60)).toMatchObject({ allowed: true, remaining: 1 });
+    expect(await limiter.hit('k', 2, 60)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(await limiter.hit('k', 2, 60)).toMatchObject({ allowed: false });
+  });
+
+  it('counts locally when a Redis command fails (timeout, connection lost mid-flight), and skips Redis for a second', async () => {
+    let now = Date.UTC(2026, 0, 1, 12, 0, 30);
+    const movingClock = { now: () => now };
+    let calls = 0;
+    let answer: () => Promise<unknown> = () => Promise.reject(new Error('Command timed out'));
+    const limiter = new RedisRateLimiter(
+      fakeRedis('ready', () => {
+        calls++;
+        return answer();
+      }),
+      movingClock,
+      new MemoryRateLimiter(movingClock),
+    );
+    expect(await limiter.hit('k', 5, 60)).toMatchObject({ allowed: true, remaining: 4 });
+    expect(await limiter.hit('k', 5, 60)).toMatchObject({ allowed: true, remaining: 3 });
+    expect(calls).toBe(1);
+    answer = async () => [[null, 1]];
+    now += 1000;
+    expect(await limiter.hit('k', 5, 60)).toMatchObject({ allowed: true, remaining: 4 });
+    expect(calls).toBe(2);
+  });
+});
