@@ -1,11 +1,24 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiProblem, OAuthError, apiErrors, oauthErrors, problemType, truncate, type BearerChallenge } from '../errors.js';
+import { redactSecrets } from './log-redaction.js';
 import { validationMessage } from './validation-message.js';
 
 export const BEARER_REALM = 'results-api';
 
-/** Paths under /oauth2/ speak RFC 6749 errors; everything else speaks RFC 9457. */
-export const isOAuthPath = (url: string): boolean => url.startsWith('/oauth2/');
+/**
+ * Paths under /oauth2/ speak RFC 6749 errors; everything else speaks RFC 9457. The router
+ * decodes percent-encoding (`/%6fauth2/...` reaches the token route), so this does too.
+ */
+export const isOAuthPath = (url: string): boolean =>
+  url.startsWith('/oauth2/') || (url.includes('%') && decodedPrefix(url).startsWith('/oauth2/'));
+
+function decodedPrefix(url: string): string {
+  try {
+    return decodeURIComponent(url.slice(0, 40).replace(/%[0-9A-Fa-f]?$/, ''));
+  } catch {
+    return url;
+  }
+}
 
 /** RFC 6749 §5.2 error body. */
 export const oauthErrorBody = (err: OAuthError) => ({ error: err.code, error_description: err.description });
@@ -59,7 +72,7 @@ export function registerErrorHandling(
     }
     const known = requestError(error, request);
     if (known) {
-      request.log.info({ code: error.code, reason: error.message }, 'rejected request');
+      request.log.info({ code: error.code, reason: redactSecrets(error.message) }, 'rejected request');
       return oauth
         ? sendOAuthError(reply, withStatus(oauthErrors.invalidRequest(known.message), known.status))
         : sendProblem(reply, withStatus(apiErrors.invalidParameter(known.message), known.status));
