@@ -67,6 +67,37 @@ describe('slow clients', () => {
   }, 20_000);
 });
 
+/** Waits a bounded number of looks for the server to close `socket`; whether it did. */
+async function closedByServer(socket: Socket, looks = 50): Promise<boolean> {
+  let closed = false;
+  socket.once('close', () => (closed = true));
+  socket.on('error', () => {});
+  for (let look = 0; look < looks && !closed; look++) await sleep(100);
+  socket.destroy();
+  return closed;
+}
+
+describe('idle connections', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Header and request bounds far away, so only the idle and keep-alive bounds can act.
+    t = await startTestApp({
+      env: { HEADERS_TIMEOUT_SECONDS: '300', REQUEST_TIMEOUT_SECONDS: '300', IDLE_TIMEOUT_SECONDS: '1', KEEP_ALIVE_TIMEOUT_SECONDS: '1' },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('a connection that sends nothing is closed after the idle bound', async () => {
+    expect(await closedByServer(await open(t.url))).toBe(true);
+  });
+
+  it('a keep-alive connection is closed after the keep-alive bound', async () => {
+    const socket = await open(t.url);
+    expect(await healthz(socket)).toBe(200);
+    expect(await closedByServer(socket)).toBe(true);
+  });
+});
+
 describe('connections per address', () => {
   const LIMIT = 3;
   let t: TestApp;
