@@ -41,7 +41,36 @@ describe('loadConfig', () => {
     expect(loadConfig({ METRICS_PORT: 'off' }).metrics).toBeUndefined();
   });
 
+  it('bounds connections: header, request, idle and keep-alive times, and connections per address', () => {
+    expect(loadConfig({}).connections).toEqual({
+      headersTimeoutSeconds: 10,
+      requestTimeoutSeconds: 30,
+      idleTimeoutSeconds: 60,
+      keepAliveTimeoutSeconds: 72,
+      maxPerAddress: 128,
+    });
+    const set = loadConfig({
+      HEADERS_TIMEOUT_SECONDS: '2',
+      REQUEST_TIMEOUT_SECONDS: '2',
+      IDLE_TIMEOUT_SECONDS: '5',
+      KEEP_ALIVE_TIMEOUT_SECONDS: '6',
+      MAX_CONNECTIONS_PER_ADDRESS: '0',
+    });
+    expect(set.connections).toEqual({
+      headersTimeoutSeconds: 2,
+      requestTimeoutSeconds: 2,
+      idleTimeoutSeconds: 5,
+      keepAliveTimeoutSeconds: 6,
+      maxPerAddress: 0,
+    });
+  });
+
   it.each([
+    [{ HEADERS_TIMEOUT_SECONDS: '0' }, 'HEADERS_TIMEOUT_SECONDS must be an integer from 1 to 300 (got 0)'],
+    [{ REQUEST_TIMEOUT_SECONDS: '5', HEADERS_TIMEOUT_SECONDS: '10' }, 'REQUEST_TIMEOUT_SECONDS (5) must be at least HEADERS_TIMEOUT_SECONDS (10)'],
+    [{ IDLE_TIMEOUT_SECONDS: '1.5' }, 'IDLE_TIMEOUT_SECONDS must be an integer from 1 to 3600 (got "1.5")'],
+    [{ KEEP_ALIVE_TIMEOUT_SECONDS: '0' }, 'KEEP_ALIVE_TIMEOUT_SECONDS must be an integer from 1 to 3600 (got 0)'],
+    [{ MAX_CONNECTIONS_PER_ADDRESS: 'many' }, 'MAX_CONNECTIONS_PER_ADDRESS must be an integer from 0 to 1000000 (got "many")'],
     [{ PORT: 'abc' }, 'PORT must be an integer from 0 to 65535 (got "abc")'],
     [{ PORT: '70000' }, 'PORT must be an integer from 0 to 65535 (got 70000)'],
     [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL must be an http(s) URL (got "ftp://x")'],

@@ -22,6 +22,20 @@ export interface MetricsListenerConfig {
   readonly port: number;
 }
 
+/** Bounds on what one client's connections may hold (see limitConnectionsPerAddress). */
+export interface ConnectionConfig {
+  /** Time allowed to receive a request's headers. */
+  readonly headersTimeoutSeconds: number;
+  /** Time allowed to receive a whole request, headers and body (at least headersTimeoutSeconds). */
+  readonly requestTimeoutSeconds: number;
+  /** A connection with no bytes moving either way for this long is closed. */
+  readonly idleTimeoutSeconds: number;
+  /** How long an idle keep-alive connection waits for its next request. */
+  readonly keepAliveTimeoutSeconds: number;
+  /** Open connections per peer address, per server process; 0: no limit. */
+  readonly maxPerAddress: number;
+}
+
 export interface Config {
   readonly port: number;
   readonly host: string;
@@ -43,6 +57,7 @@ export interface Config {
   readonly tokenReuseSeconds: number;
   readonly logLevel: LogLevel;
   readonly rateLimit: RateLimitConfig;
+  readonly connections: ConnectionConfig;
   /**
    * Which proxies' X-Forwarded-For to believe: false (none), true (any), or a comma-separated
    * list of addresses/CIDRs.
@@ -128,6 +143,25 @@ export function redactUrl(raw: string): string {
   return raw.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
 }
 
+function connections(env: Env): ConnectionConfig {
+  const headersTimeoutSeconds = integer(env, 'HEADERS_TIMEOUT_SECONDS', 10, 1, 300);
+  const requestTimeoutSeconds = integer(env, 'REQUEST_TIMEOUT_SECONDS', 30, 1, 3600);
+  // Node refuses a headers timeout longer than the whole request's.
+  if (requestTimeoutSeconds < headersTimeoutSeconds) {
+    throw new ConfigError(
+      `REQUEST_TIMEOUT_SECONDS (${requestTimeoutSeconds}) must be at least HEADERS_TIMEOUT_SECONDS (${headersTimeoutSeconds})`,
+    );
+  }
+  return Object.freeze({
+    headersTimeoutSeconds,
+    requestTimeoutSeconds,
+    idleTimeoutSeconds: integer(env, 'IDLE_TIMEOUT_SECONDS', 60, 1, 3600),
+    // Longer than common load balancers' 60 s idle timeout, so the balancer closes first.
+    keepAliveTimeoutSeconds: integer(env, 'KEEP_ALIVE_TIMEOUT_SECONDS', 72, 1, 3600),
+    maxPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 128, 0, 1_000_000),
+  });
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -164,6 +198,7 @@ export function loadConfig(env: Env = process.env): Config {
       tokenPerAddressPerWindow: integer(env, 'RATE_LIMIT_TOKEN_ADDRESS', 300, 1, 1_000_000_000),
       windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
     }),
+    connections: connections(env),
     trustProxy: trustProxy(env.TRUST_PROXY),
     secretRotationGraceSeconds: integer(env, 'SECRET_ROTATION_GRACE_SECONDS', 86_400, 0, 31_536_000),
     metrics: metricsListener(env, port),

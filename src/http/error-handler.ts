@@ -2,12 +2,25 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiProblem, OAuthError, apiErrors, oauthErrors, problemType, truncate, type BearerChallenge } from '../errors.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../ops/database-unavailable.js';
 import { API_CACHE_CONTROL, PRAGMA_NO_CACHE } from './response-headers.js';
+import { redactSecrets } from './log-redaction.js';
 import { validationMessage } from './validation-message.js';
 
 export const BEARER_REALM = 'results-api';
 
-/** Paths under /oauth2/ speak RFC 6749 errors; everything else speaks RFC 9457. */
-export const isOAuthPath = (url: string): boolean => url.startsWith('/oauth2/');
+/**
+ * Paths under /oauth2/ speak RFC 6749 errors; everything else speaks RFC 9457. The router
+ * decodes percent-encoding (`/%6fauth2/...` reaches the token route), so this does too.
+ */
+export const isOAuthPath = (url: string): boolean =>
+  url.startsWith('/oauth2/') || (url.includes('%') && decodedPrefix(url).startsWith('/oauth2/'));
+
+function decodedPrefix(url: string): string {
+  try {
+    return decodeURIComponent(url.slice(0, 40).replace(/%[0-9A-Fa-f]?$/, ''));
+  } catch {
+    return url;
+  }
+}
 
 /** RFC 6749 §5.2 error body. */
 export const oauthErrorBody = (err: OAuthError) => ({ error: err.code, error_description: err.description });
@@ -63,7 +76,7 @@ export function registerErrorHandling(
     }
     const known = requestError(error, request);
     if (known) {
-      request.log.info({ code: error.code, reason: error.message }, 'rejected request');
+      request.log.info({ code: error.code, reason: redactSecrets(error.message) }, 'rejected request');
       return oauth
         ? sendOAuthError(reply, oauthErrors.invalidRequest(known.message, known.status))
         : sendProblem(reply, apiErrors.unreadableRequest(known.status, known.message));

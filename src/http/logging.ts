@@ -1,10 +1,11 @@
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { LogLevel } from '../config.js';
+import { redactRequestUrl } from './log-redaction.js';
 
 /**
- * Structured JSON logs. Request lines carry method, path and address only: never headers
- * (they hold tokens and Basic credentials) and never the query of an OAuth path (a client may
- * wrongly put its secret there). Redaction below is a second line of defence.
+ * Structured JSON logs. Request lines carry method, URL and address only: never headers
+ * (they hold tokens and Basic credentials), and the URL without anything shaped like a token
+ * or secret (see log-redaction.ts). Redaction below is a second line of defence.
  */
 export function loggerOptions(level: LogLevel): FastifyServerOptions['logger'] {
   return {
@@ -25,7 +26,7 @@ export function loggerOptions(level: LogLevel): FastifyServerOptions['logger'] {
     serializers: {
       req: (request: FastifyRequest) => ({
         method: request.method,
-        url: request.url.startsWith('/oauth2/') ? request.url.split('?')[0] : request.url,
+        url: redactRequestUrl(request.url, request.routeOptions?.url !== undefined),
         remoteAddress: request.ip,
       }),
     },

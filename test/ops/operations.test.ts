@@ -116,6 +116,27 @@ describe('logs', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ token, client_id: s.clientId, client_secret: s.clientSecret }),
       });
+      // Secrets and tokens in URLs, on routes that exist and on ones that do not (issue 12).
+      const secret = encodeURIComponent(s.clientSecret);
+      const custom = t.runtime.servers.custom.id;
+      for (const target of [
+        `/api/v2/sessionResults?testId=${s.testId}&access_token=${token}`,
+        `/api/v2/sessionResults?token=${token}`,
+        `/v2/sessionResults?testId=${s.testId}&token=${token}`,
+        `/api/v1/workspaces/${token}`,
+        `/api/v1/workspaces/${s.workspaceId}?x=${token}`,
+        `/%6fauth2/default/v1/token?client_secret=${secret}`,
+        `/%6fauth2/${custom}/v1/token?client_id=${s.clientId}&client_secret=${secret}`,
+        `//oauth2/default/v1/token?client_secret=${secret}`,
+        `//oauth2/${custom}/v1/token?access_token=${token}`,
+        `/OAUTH2/default/v1/token?client_secret=${secret}`,
+        `/OAUTH2/${custom}/v1/introspect?token=${token}`,
+        `/docs?client_secret=${secret}`,
+        `/docs?q=${secret}`,
+        `/nowhere/${secret}?${secret}`,
+      ]) {
+        await fetch(`${t.url}${target}`, { method: target.includes('/v1/token') ? 'POST' : 'GET' });
+      }
 
       const text = lines.join('\n');
       expect(lines.length).toBeGreaterThan(10);
@@ -123,6 +144,12 @@ describe('logs', () => {
       expect(text).not.toContain(encodeURIComponent(s.clientSecret));
       expect(text).not.toContain(token);
       expect(text).not.toContain(token.split('.')[2]!);
+      expect(text).not.toContain(token.split('.')[1]!);
+      // The requests above were logged, with what they could keep.
+      expect(text).toContain('/%6fauth2/default/v1/token?client_secret=[redacted]');
+      expect(text).toContain('//oauth2/default/v1/token?[redacted]');
+      expect(text).toContain('/api/v1/workspaces/[redacted]');
+      expect(text).toContain(`/api/v2/sessionResults?testId=${s.testId}&access_token=[redacted]`);
       const requestLines = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => 'req' in l || 'res' in l);
       expect(requestLines.length).toBeGreaterThan(0);
       for (const line of requestLines) expect(line.reqId).toEqual(expect.any(String));
