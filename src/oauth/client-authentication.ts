@@ -53,20 +53,21 @@ const formDecode = (value: string): string => decodeURIComponent(value.replace(/
 
 /**
  * Checks a presented client id and secret. Every failure is an expected outcome, returned
- * as a reason for the log; the caller answers all of them identically. The secret is hashed
- * even for an unknown client so the answer takes the same time either way.
+ * as a reason for the log; the caller answers all of them identically. An unknown client
+ * costs what a wrong secret costs (one store read, one HMAC, the same comparisons against
+ * decoys), so the answer's timing does not tell which ids exist.
  */
 export async function authenticateClient(
   presented: { clientId: string; clientSecret: string; method: ClientAuthMethod },
   deps: { store: Store; hasher: SecretHasher; clock: Clock },
 ): Promise<ClientAuthResult> {
   const { method } = presented;
-  // Only ids we could have issued reach the database (no NUL bytes, no megabyte strings).
+  // Only ids we could have issued reach the database (no NUL bytes, no megabyte strings);
+  // the id's shape is public, so skipping the read for a malformed one reveals nothing.
   const client = CLIENT_ID_PATTERN.test(presented.clientId) ? await deps.store.findClientForAuth(presented.clientId) : null;
   const now = deps.clock.now();
-  const secretMatches = (client?.secrets ?? [{ hash: '', expiresAt: null }]).some(
-    (s) => deps.hasher.matches(presented.clientSecret, s.hash) && (s.expiresAt === null || s.expiresAt > now),
-  );
+  const stored = (client?.secrets ?? []).map((s) => ({ hash: s.hash, live: s.expiresAt === null || s.expiresAt > now }));
+  const secretMatches = deps.hasher.matchesAny(presented.clientSecret, stored);
   if (!client) return { ok: false, reason: 'unknown_client', method };
   if (!secretMatches) return { ok: false, reason: 'wrong_secret', method };
   if (client.revoked) return { ok: false, reason: 'revoked', method };

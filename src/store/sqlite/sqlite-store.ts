@@ -283,26 +283,31 @@ export class SqliteStore implements Store {
   }
 
   async findClientForAuth(clientId: string): Promise<ClientForAuth | null> {
-    const r = this.get(
-      `SELECT c.client_id, c.user_id, c.revoked_at, c.last_used_at, u.status
-         FROM credentials c JOIN users u ON u.id = c.user_id WHERE c.client_id = @clientId`,
+    // One statement whether or not the client exists (a row per secret), so an unknown id
+    // costs the database what a known one does.
+    const rows = this.all(
+      `SELECT c.client_id, c.user_id, c.revoked_at, c.last_used_at, u.status, s.hash, s.created_at, s.expires_at
+         FROM credentials c JOIN users u ON u.id = c.user_id
+         LEFT JOIN credential_secrets s ON s.client_id = c.client_id
+        WHERE c.client_id = @clientId
+        ORDER BY s.created_at, s.hash`,
       { clientId },
     );
+    const r = rows[0];
     if (!r) return null;
-    const secrets = this.all('SELECT hash, created_at, expires_at FROM credential_secrets WHERE client_id = @clientId', {
-      clientId,
-    }).map((s) => ({
-      hash: s.hash as string,
-      createdAt: s.created_at as number,
-      expiresAt: (s.expires_at as number | null) ?? null,
-    }));
     return {
       clientId,
       userId: r.user_id as string,
       userActive: r.status === 'active',
       revoked: r.revoked_at !== null,
       lastUsedAt: (r.last_used_at as number | null) ?? null,
-      secrets,
+      secrets: rows
+        .filter((s) => s.hash !== null)
+        .map((s) => ({
+          hash: s.hash as string,
+          createdAt: s.created_at as number,
+          expiresAt: (s.expires_at as number | null) ?? null,
+        })),
     };
   }
 
