@@ -33,6 +33,22 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe('10.0.0.0/8,127.0.0.1');
   });
 
+  it('counts failed client authentications per client and address, under a per-client ceiling 20 times higher by default', () => {
+    expect(loadConfig({}).rateLimit).toEqual({
+      apiPerWindow: 600,
+      tokenFailuresPerClientAndAddress: 60,
+      tokenFailuresPerClient: 1200,
+      tokenPerAddressPerWindow: 300,
+      windowSeconds: 60,
+    });
+    expect(loadConfig({ RATE_LIMIT_TOKEN_CLIENT: '5' }).rateLimit.tokenFailuresPerClient).toBe(100);
+    expect(loadConfig({ RATE_LIMIT_TOKEN_CLIENT: '1000000000' }).rateLimit.tokenFailuresPerClient).toBe(1_000_000_000);
+    expect(loadConfig({ RATE_LIMIT_TOKEN_CLIENT: '5', RATE_LIMIT_TOKEN_CLIENT_CEILING: '7' }).rateLimit).toMatchObject({
+      tokenFailuresPerClientAndAddress: 5,
+      tokenFailuresPerClient: 7,
+    });
+  });
+
   it.each([
     [{ PORT: 'abc' }, 'PORT must be an integer from 0 to 65535 (got "abc")'],
     [{ PORT: '70000' }, 'PORT must be an integer from 0 to 65535 (got 70000)'],
@@ -44,6 +60,11 @@ describe('loadConfig', () => {
     [{ AUTH_SERVER_AUDIENCE: 'a b' }, 'AUTH_SERVER_AUDIENCE must not contain spaces (got "a b")'],
     [{ TOKEN_TTL_SECONDS: '0' }, 'TOKEN_TTL_SECONDS must be an integer from 1 to 86400 (got 0)'],
     [{ TOKEN_REUSE_SECONDS: '-1' }, 'TOKEN_REUSE_SECONDS must be an integer from 0 to 3600 (got "-1")'],
+    [
+      { RATE_LIMIT_TOKEN_CLIENT: '60', RATE_LIMIT_TOKEN_CLIENT_CEILING: '59' },
+      'RATE_LIMIT_TOKEN_CLIENT_CEILING (59) must be at least RATE_LIMIT_TOKEN_CLIENT (60)',
+    ],
+    [{ RATE_LIMIT_TOKEN_CLIENT_CEILING: '0' }, 'RATE_LIMIT_TOKEN_CLIENT_CEILING must be an integer from 1 to 1000000000 (got 0)'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
     [{ TRUST_PROXY: 'yes please' }, 'TRUST_PROXY must be false, true, or comma-separated addresses/CIDRs (got "yes please")'],
   ])('refuses %j with one clear message (and never prints a password)', (env, message) => {

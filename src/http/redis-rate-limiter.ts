@@ -2,9 +2,14 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.js';
 
+/** Decrements a counter that exists and is above zero; a window that already ended is left alone. */
+const REFUND_SCRIPT = `local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 0 then return redis.call('DECR', KEYS[1]) end
+return 0`;
+
 /**
  * Fixed-window counters in Redis, so every process shares one budget per key. One round
- * trip per hit: INCR and PEXPIREAT in a single MULTI.
+ * trip per hit (INCR and PEXPIREAT in a single MULTI) or refund (a script).
  */
 export class RedisRateLimiter implements RateLimiter {
   constructor(
@@ -18,7 +23,7 @@ export class RedisRateLimiter implements RateLimiter {
     const windowMs = windowSeconds * 1000;
     const windowStart = now - (now % windowMs);
     const windowEnd = windowStart + windowMs;
-    const redisKey = `${this.prefix}${key}:${windowStart}`;
+    const redisKey = this.redisKey(key, windowStart);
     const results = await this.redis.multi().incr(redisKey).pexpireat(redisKey, windowEnd + 1000).exec();
     const [incrError, count] = results?.[0] ?? [new Error('no reply'), 0];
     if (incrError) throw incrError;
@@ -29,5 +34,14 @@ export class RedisRateLimiter implements RateLimiter {
       remaining: Math.max(0, limit - n),
       resetSeconds: Math.max(1, Math.ceil((windowEnd - now) / 1000)),
     };
+  }
+
+  async refund(key: string, windowSeconds: number): Promise<void> {
+    const now = this.clock.now();
+    await this.redis.eval(REFUND_SCRIPT, 1, this.redisKey(key, now - (now % (windowSeconds * 1000))));
+  }
+
+  private redisKey(key: string, windowStart: number): string {
+    return `${this.prefix}${key}:${windowStart}`;
   }
 }

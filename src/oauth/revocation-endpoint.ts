@@ -3,7 +3,7 @@ import { CLIENT_AUTHENTICATION_SECURITY } from '../docs/security-schemes.js';
 import { serverDocs } from '../docs/tags.js';
 import { oauthErrors } from '../errors.js';
 import type { AuthorizationServer } from './authorization-servers.js';
-import { requireClient, throttleClientAuthentication } from './client-authentication.js';
+import { requireClient } from './client-authentication.js';
 import type { OAuthDeps } from './oauth-deps.js';
 import { clientAuthenticatedResponses } from './responses.js';
 import { TokenOperationBody } from './schemas.js';
@@ -39,7 +39,6 @@ export function registerRevocationEndpoint(app: FastifyInstance, server: Authori
       },
     },
     async (request, reply) => {
-      await throttleClientAuthentication(request, deps);
       const client = await requireClient(request, deps);
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       const verified = await deps.verifier.verify(request.body.token);

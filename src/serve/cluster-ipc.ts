@@ -11,7 +11,7 @@ const RATE_LIMIT = 'results-api:rate-limit';
 const METRICS = 'results-api:metrics';
 
 type Request =
-  | { type: typeof RATE_LIMIT; id: number; key: string; limit: number; windowSeconds: number }
+  | { type: typeof RATE_LIMIT; id: number; key: string; limit: number; windowSeconds: number; refund?: true }
   | { type: typeof METRICS; id: number };
 type Reply = { type: string; id: number; decision?: RateLimitDecision; metrics?: string; error?: string };
 
@@ -20,7 +20,12 @@ export function servePrimaryIpc(limiter: RateLimiter): void {
   const aggregator = new AggregatorRegistry();
   cluster.on('message', (worker: Worker, message: Request) => {
     const reply = (r: Omit<Reply, 'type' | 'id'>) => worker.isConnected() && worker.send({ type: message.type, id: message.id, ...r });
-    if (message?.type === RATE_LIMIT) {
+    if (message?.type === RATE_LIMIT && message.refund) {
+      limiter.refund(message.key, message.windowSeconds).then(
+        () => reply({}),
+        (err: Error) => reply({ error: err.message }),
+      );
+    } else if (message?.type === RATE_LIMIT) {
       limiter.hit(message.key, message.limit, message.windowSeconds).then(
         (decision) => reply({ decision }),
         (err: Error) => reply({ error: err.message }),
@@ -60,6 +65,10 @@ export class PrimaryRateLimiter implements RateLimiter {
   async hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
     const reply = await askPrimary({ type: RATE_LIMIT, id: nextId++, key, limit, windowSeconds });
     return reply.decision!;
+  }
+
+  async refund(key: string, windowSeconds: number): Promise<void> {
+    await askPrimary({ type: RATE_LIMIT, id: nextId++, key, limit: 0, windowSeconds, refund: true });
   }
 }
 
