@@ -109,6 +109,9 @@ export function redactUrl(raw: string): string {
   return raw.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
 }
 
+/** The longest access-token lifetime TOKEN_TTL_SECONDS may set: no token of ours lives longer. */
+export const MAX_TOKEN_TTL_SECONDS = 86_400;
+
 /** A client's failure ceiling defaults to this many addresses' worth of failures. */
 const CLIENT_CEILING_ADDRESSES = 20;
 const MAX_LIMIT = 1_000_000_000;
@@ -163,7 +166,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: redisUrl(env),
     authServerId,
     authServerAudience: audience,
-    tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 3600, 1, 86_400),
+    tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 3600, 1, MAX_TOKEN_TTL_SECONDS),
     tokenReuseSeconds: integer(env, 'TOKEN_REUSE_SECONDS', 30, 0, 3600),
     logLevel,
     rateLimit: rateLimitConfig(env),
