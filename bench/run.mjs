@@ -132,12 +132,14 @@ const startedAtMs = Date.now();
 const log = (message) => process.stderr.write(`[bench +${((Date.now() - startedAtMs) / 1000).toFixed(0)}s] ${message}\n`);
 
 async function loadDist() {
-  for (const file of ['cli/main.js', 'store/sqlite/sqlite-store.js', 'oauth/client-secrets.js']) {
+  for (const file of ['cli/main.js', 'store/open-store.js', 'oauth/client-secrets.js']) {
     if (!existsSync(join(ROOT, 'dist', file))) throw new UsageError(`dist/${file} is missing: run \`npm run build\` first`);
   }
-  const { SqliteStore } = await import('../dist/store/sqlite/sqlite-store.js');
+  const { openStore } = await import('../dist/store/open-store.js');
   const { SecretHasher, generateClientId, generateClientSecret } = await import('../dist/oauth/client-secrets.js');
-  return { SqliteStore, SecretHasher, generateClientId, generateClientSecret };
+  // The benchmark seeds before any server runs: there is nobody to announce changes to.
+  const openQuietStore = (databaseUrl, clock, postgres) => openStore(databaseUrl, { clock, announce: async () => {}, postgres });
+  return { openStore: openQuietStore, SecretHasher, generateClientId, generateClientSecret };
 }
 
 const round2 = (n) => Number(n.toFixed(2));
@@ -160,20 +162,19 @@ async function seedAll({ p, dist, work, pgUrl, schemas }) {
   });
 
   log(`seeding SQLite: ${p.totalSessions.toLocaleString('en-US')} sessions over ${p.testCount} tests, and ${p.db10k.toLocaleString('en-US')}`);
-  const sqliteMethod = 'user, credential, workspace, tests by the Store API; sessions by prepared inserts in one transaction';
+  const sqliteMethod = 'user, credential, workspace, tests by the repositories; sessions by prepared inserts in one transaction';
   for (const [key, layout, file] of [['sqlite', layouts.big, 'bench-1m.db'], ['sqlite10k', layouts.small, 'bench-10k.db']]) {
     targets[key] = { kind: 'sqlite', counts: layout.counts, ...(await seedSqlite(join(work, file), dist, { layout, credential })) };
     data[key] = describe(targets[key], layout, sqliteMethod);
   }
 
   if (pgUrl) {
-    const { PostgresStore } = await import('../dist/store/postgres/postgres-store.js');
     const tag = randomBytes(4).toString('hex');
     log(`seeding PostgreSQL (schemas bench_${tag}_1m, bench_${tag}_10k)`);
-    const pgMethod = 'user, credential, workspace, tests by the Store API; sessions by INSERT ... SELECT FROM generate_series, per test';
+    const pgMethod = 'user, credential, workspace, tests by the repositories; sessions by INSERT ... SELECT FROM generate_series, per test';
     for (const [key, layout, schema] of [['pg', layouts.big, `bench_${tag}_1m`], ['pg10k', layouts.small, `bench_${tag}_10k`]]) {
       schemas.push(schema);
-      const seeded = await seedPostgres(pgUrl, schema, { ...dist, PostgresStore }, { layout, credential });
+      const seeded = await seedPostgres(pgUrl, schema, dist, { layout, credential });
       targets[key] = { kind: 'postgres', counts: layout.counts, ...seeded };
       data[key] = describe(targets[key], layout, pgMethod);
     }

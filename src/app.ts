@@ -71,14 +71,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   registerFormBodyParser(app);
-  const metrics = deps.metrics ?? new Metrics(() => deps.store.poolStats?.());
+  const metrics = deps.metrics ?? new Metrics(() => deps.store.database.poolStats?.());
   registerMetrics(app, metrics);
   registerErrorHandling(app, { onRefused: (error) => countRefusal(metrics, error) });
   await registerOpenApi(app, deps);
   await registerReferencePage(app, deps);
 
   registerHealth(app, {
-    database: () => deps.store.ping(),
+    database: () => deps.store.database.ping(),
     ...(deps.redis ? { redis: async () => void (await deps.redis!.ping()) } : {}),
   });
 

@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       tokenReuseSeconds: 30,
       logLevel: 'info',
       trustProxy: false,
+      metrics: { host: '127.0.0.1', port: 9464 },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -49,6 +50,13 @@ describe('loadConfig', () => {
     });
   });
 
+  it('serves metrics on METRICS_HOST:METRICS_PORT, any free port with 0, nowhere with off', () => {
+    expect(loadConfig({ METRICS_PORT: '9100', METRICS_HOST: '10.0.0.5' }).metrics).toEqual({ host: '10.0.0.5', port: 9100 });
+    expect(loadConfig({ METRICS_PORT: '0' }).metrics).toEqual({ host: '127.0.0.1', port: 0 });
+    expect(loadConfig({ PORT: '0', METRICS_PORT: '0' }).metrics).toEqual({ host: '127.0.0.1', port: 0 });
+    expect(loadConfig({ METRICS_PORT: 'off' }).metrics).toBeUndefined();
+  });
+
   it.each([
     [{ PORT: 'abc' }, 'PORT must be an integer from 0 to 65535 (got "abc")'],
     [{ PORT: '70000' }, 'PORT must be an integer from 0 to 65535 (got 70000)'],
@@ -66,6 +74,11 @@ describe('loadConfig', () => {
     ],
     [{ RATE_LIMIT_TOKEN_CLIENT_CEILING: '0' }, 'RATE_LIMIT_TOKEN_CLIENT_CEILING must be an integer from 1 to 1000000000 (got 0)'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
+    [{ METRICS_PORT: 'no' }, 'METRICS_PORT must be an integer from 0 to 65535 (got "no")'],
+    [{ METRICS_PORT: '65536' }, 'METRICS_PORT must be an integer from 0 to 65535 (got 65536)'],
+    [{ PORT: '9000', METRICS_PORT: '9000' }, 'METRICS_PORT must differ from PORT (both 9000): metrics are never served on the public port'],
+    [{ METRICS_PORT: '8080' }, 'METRICS_PORT must differ from PORT (both 8080): metrics are never served on the public port'],
+    [{ METRICS_HOST: 'http://0.0.0.0' }, 'METRICS_HOST must be an address or host name (got "http://0.0.0.0")'],
     [{ TRUST_PROXY: 'yes please' }, 'TRUST_PROXY must be false, true, or comma-separated addresses/CIDRs (got "yes please")'],
   ])('refuses %j with one clear message (and never prints a password)', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));

@@ -20,6 +20,13 @@ export interface RateLimitConfig {
   readonly windowSeconds: number;
 }
 
+/** Where the operations listener serves /metrics (never on the public port). */
+export interface MetricsListenerConfig {
+  readonly host: string;
+  /** 0: any free port (the address is logged). */
+  readonly port: number;
+}
+
 export interface Config {
   readonly port: number;
   readonly host: string;
@@ -48,6 +55,8 @@ export interface Config {
   readonly trustProxy: boolean | string;
   /** How long a rotated-out client secret keeps working, in seconds. */
   readonly secretRotationGraceSeconds: number;
+  /** The operations listener for /metrics; undefined when METRICS_PORT=off. */
+  readonly metrics: MetricsListenerConfig | undefined;
 }
 
 export class ConfigError extends Error {
@@ -102,6 +111,21 @@ function trustProxy(raw: string | undefined): boolean | string {
   if (raw === 'true') return true;
   if (/^[0-9a-fA-F.:/, ]+$/.test(raw)) return raw.split(',').map((s) => s.trim()).filter(Boolean).join(',');
   throw new ConfigError(`TRUST_PROXY must be false, true, or comma-separated addresses/CIDRs (got "${raw}")`);
+}
+
+/** Conventional port of a Prometheus exporter; loopback so only the machine's operators reach it. */
+export const DEFAULT_METRICS_PORT = 9464;
+const HOST_PATTERN = /^[A-Za-z0-9.:%_-]+$/;
+
+function metricsListener(env: Env, publicPort: number): MetricsListenerConfig | undefined {
+  if (env.METRICS_PORT?.trim() === 'off') return undefined;
+  const port = integer(env, 'METRICS_PORT', DEFAULT_METRICS_PORT, 0, 65535);
+  if (port !== 0 && port === publicPort) {
+    throw new ConfigError(`METRICS_PORT must differ from PORT (both ${port}): metrics are never served on the public port`);
+  }
+  const host = env.METRICS_HOST || '127.0.0.1';
+  if (!HOST_PATTERN.test(host)) throw new ConfigError(`METRICS_HOST must be an address or host name (got "${host}")`);
+  return Object.freeze({ host, port });
 }
 
 /** Hides a password in a connection URL so it can be printed. */
@@ -172,5 +196,6 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimit: rateLimitConfig(env),
     trustProxy: trustProxy(env.TRUST_PROXY),
     secretRotationGraceSeconds: integer(env, 'SECRET_ROTATION_GRACE_SECONDS', 86_400, 0, 31_536_000),
+    metrics: metricsListener(env, port),
   });
 }

@@ -1,11 +1,12 @@
 /**
  * Every error the service can return, with its status and public wording.
  *
- * Two families, two renderers (src/http/error-renderers.ts):
+ * Two families, two renderers (src/http/error-handler.ts):
  * - OAuthError: the authorization servers, RFC 6749 §5.2 `{error, error_description}`.
  * - ApiProblem: the Results API, RFC 9457 problem details.
  * `internal` is for the log only; clients never see it.
  */
+import { READ_SCOPES } from './oauth/scope-names.js';
 
 // --- OAuth (RFC 6749 §5.2, RFC 7009 §2.2.1, RFC 7662 §2.3) ------------------------------------
 
@@ -36,10 +37,16 @@ export class OAuthError extends Error {
   constructor(
     readonly code: OAuthErrorCode,
     readonly description: string,
-    readonly options: { internal?: string; basicChallenge?: boolean; retryAfterSeconds?: number } = {},
+    readonly options: {
+      internal?: string;
+      basicChallenge?: boolean;
+      retryAfterSeconds?: number;
+      /** A more precise status than the code's own, for refusals before the endpoint (404, 405, 413, 415). */
+      status?: number;
+    } = {},
   ) {
     super(`${code}: ${description}`);
-    this.status = OAUTH_STATUS[code];
+    this.status = options.status ?? OAUTH_STATUS[code];
   }
 }
 
@@ -49,7 +56,8 @@ export const CLIENT_AUTH_FAILED = 'Client authentication failed. Either the clie
 export const oauthErrors = {
   invalidClient: (internal: string, basicChallenge: boolean) =>
     new OAuthError('invalid_client', CLIENT_AUTH_FAILED, { internal, basicChallenge }),
-  invalidRequest: (description: string) => new OAuthError('invalid_request', description),
+  invalidRequest: (description: string, status?: number) =>
+    new OAuthError('invalid_request', description, status === undefined ? {} : { status }),
   unsupportedGrantType: (grantType: string) =>
     new OAuthError('unsupported_grant_type', `The grant type '${truncate(grantType)}' is not supported; use client_credentials.`),
   invalidScope: (scope: string, offered: string) =>
@@ -69,6 +77,7 @@ export type ProblemCode =
   | 'not-found'
   | 'method-not-allowed'
   | 'payload-too-large'
+  | 'unsupported-media-type'
   | 'rate-limited'
   | 'malformed-request'
   | 'request-timeout'
@@ -83,6 +92,7 @@ const PROBLEM: Record<ProblemCode, { status: number; title: string }> = {
   'not-found': { status: 404, title: 'Not found' },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
   'payload-too-large': { status: 413, title: 'Payload too large' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'rate-limited': { status: 429, title: 'Too many requests' },
   'malformed-request': { status: 400, title: 'Malformed request' },
   'request-timeout': { status: 408, title: 'Request timeout' },
@@ -114,10 +124,13 @@ export class ApiProblem extends Error {
   }
 }
 
-export const READ_SCOPES = 'public_api.read studies:read';
+const READ_SCOPE_LIST = READ_SCOPES.join(' ');
 
 export const apiErrors = {
   invalidParameter: (detail: string) => new ApiProblem('invalid-parameter', detail),
+  /** A request Fastify refused before the handler: its body could not be read, or was too large or of the wrong type. */
+  unreadableRequest: (status: 400 | 413 | 415, detail: string) =>
+    new ApiProblem(status === 413 ? 'payload-too-large' : status === 415 ? 'unsupported-media-type' : 'invalid-parameter', detail),
   // RFC 6750 §3.1: no credentials at all gets a bare challenge, without an error code.
   missingToken: () =>
     new ApiProblem(
@@ -135,13 +148,15 @@ export const apiErrors = {
       challenge: { error: 'invalid_token', description: 'The access token is invalid, expired or revoked' },
     }),
   insufficientScope: () =>
-    new ApiProblem('insufficient-scope', `The access token does not grant a read scope (${READ_SCOPES.replace(' ', ' or ')}).`, {
-      challenge: { error: 'insufficient_scope', scope: READ_SCOPES },
+    new ApiProblem('insufficient-scope', `The access token does not grant a read scope (${READ_SCOPES.join(' or ')}).`, {
+      challenge: { error: 'insufficient_scope', scope: READ_SCOPE_LIST },
     }),
   testNotFound: (internal: string) => new ApiProblem('not-found', 'Test not found', { internal }),
   workspaceNotFound: (internal: string) => new ApiProblem('not-found', 'Workspace not found', { internal }),
   routeNotFound: (method: string, url: string) =>
-    new ApiProblem('not-found', `No endpoint answers ${method} ${truncate(url.split('?')[0] ?? '')}.`),
+    new ApiProblem('not-found', `No endpoint answers ${method} ${truncate(pathOf(url))}.`),
+  methodNotAllowed: (method: string, url: string, allowed: readonly string[]) =>
+    new ApiProblem('method-not-allowed', `${truncate(pathOf(url))} answers ${allowed.join(', ')}, not ${truncate(method)}.`),
   rateLimited: (retryAfterSeconds: number) =>
     new ApiProblem('rate-limited', `Rate limit exceeded; retry in ${retryAfterSeconds} s.`, { retryAfterSeconds }),
   internal: () => new ApiProblem('internal', 'The server encountered an unexpected condition.'),
@@ -151,6 +166,8 @@ export const apiErrors = {
   requestTimeout: () => new ApiProblem('request-timeout', 'The request was not received in time.'),
   headersTooLarge: () => new ApiProblem('headers-too-large', 'The request headers are larger than 16 KiB.'),
 };
+
+const pathOf = (url: string): string => url.split('?')[0] ?? '';
 
 /** Echoing client input into messages is useful, but never at any length. */
 export function truncate(value: string, max = 64): string {

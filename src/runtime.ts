@@ -3,8 +3,7 @@ import { CachedAccessReads } from './access/access-cache.js';
 import { ChangeWatcher } from './changes/fresh-cache.js';
 import { SessionPageReader } from './results/session-pages.js';
 import type { AppDeps } from './app.js';
-import { LocalChangeFeed, type ChangeFeed } from './changes/change-feed.js';
-import { notifyingStore } from './changes/notifying-store.js';
+import type { ChangeFeed } from './changes/change-feed.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { MemoryRateLimiter, type RateLimiter } from './http/rate-limiter.js';
@@ -13,7 +12,7 @@ import { AccessTokenVerifier } from './oauth/access-tokens.js';
 import { resolveAuthorizationServers } from './oauth/authorization-servers.js';
 import { SecretHasher } from './oauth/client-secrets.js';
 import { KeyRing } from './oauth/signing-keys.js';
-import { openStore } from './store/open-store.js';
+import { openStoreWithFeed } from './store/open-store.js';
 
 export type Runtime = Omit<AppDeps, 'logger'> & {
   feed: ChangeFeed;
@@ -33,32 +32,27 @@ export async function openRuntime(
   options: { clock?: Clock; rateLimiter?: RateLimiter } = {},
 ): Promise<Runtime> {
   const clock = options.clock ?? systemClock;
-  const rawStore = await openStore(config.databaseUrl, clock);
-  const closers: (() => Promise<void>)[] = [() => rawStore.close()];
+  const { store, feed, close: closeStore } = await openStoreWithFeed(config, clock);
+  const closers: (() => Promise<void>)[] = [closeStore];
   const close = async () => {
     for (const closeOne of closers.reverse()) await closeOne().catch(() => {});
   };
   try {
-    await rawStore.migrate();
-    let feed: ChangeFeed = new LocalChangeFeed();
     let redis: Redis | undefined;
     let rateLimiter: RateLimiter = options.rateLimiter ?? new MemoryRateLimiter(clock);
     if (config.redisUrl) {
       // Loaded only when configured: an embedded server never pays for ioredis.
-      const [{ Redis }, { RedisChangeFeed }] = await Promise.all([import('ioredis'), import('./changes/redis-change-feed.js')]);
-      feed = await RedisChangeFeed.connect(config.redisUrl);
-      closers.push(() => feed.close());
+      const { Redis } = await import('ioredis');
       const client = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
       await client.connect();
       closers.push(async () => client.disconnect());
       redis = client;
       rateLimiter = new RedisRateLimiter(client, clock);
     }
-    const store = notifyingStore(rawStore, feed);
-    const servers = await resolveAuthorizationServers(config, store);
-    const hasher = await SecretHasher.load(store);
-    const watcher = new ChangeWatcher(store, feed);
-    const keys = new KeyRing(store, clock, config.tokenTtlSeconds * 1000, { changes: watcher });
+    const servers = await resolveAuthorizationServers(config, store.settings);
+    const hasher = await SecretHasher.load(store.settings);
+    const watcher = new ChangeWatcher(store.database, feed);
+    const keys = new KeyRing(store.signingKeys, clock, config.tokenTtlSeconds * 1000, { changes: watcher });
     await keys.init();
     feed.subscribe((change) => {
       if (change.topic === 'keys') void keys.reload().catch(() => {});
@@ -75,7 +69,7 @@ export async function openRuntime(
       redis,
       verifier: new AccessTokenVerifier(servers, keys, clock),
       reads: new CachedAccessReads(store, watcher, clock),
-      pages: new SessionPageReader(store, watcher, clock),
+      pages: new SessionPageReader(store.sessions, watcher, clock),
       close,
     };
   } catch (err) {

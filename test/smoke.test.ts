@@ -12,12 +12,12 @@ describe('happy path', () => {
   beforeAll(async () => {
     t = await startTestApp();
     const { store, hasher } = t.runtime;
-    await store.createUser('ada@example.com', by);
-    await store.createCredential({ clientId, email: 'ada@example.com', secretHash: hasher.hash(clientSecret) }, by);
-    const ws = await store.createWorkspace({ id: 'a3a7f2d4-0b7e-4a57-8f63-2f0d3c1a9e01', name: 'Lab' }, by);
-    await store.addMember(ws.id, 'Ada@Example.com', by);
-    await store.createTest({ id: testId, workspaceId: ws.id, title: 'T', productType: 'survey' }, by);
-    await store.importSessions(
+    await store.credentials.createUser('ada@example.com', by);
+    await store.credentials.createCredential({ clientId, email: 'ada@example.com', secretHash: hasher.hash(clientSecret) }, by);
+    const ws = await store.directory.createWorkspace({ id: 'a3a7f2d4-0b7e-4a57-8f63-2f0d3c1a9e01', name: 'Lab' }, by);
+    await store.directory.addMember(ws.id, 'Ada@Example.com', by);
+    await store.directory.createTest({ id: testId, workspaceId: ws.id, title: 'T', productType: 'survey' }, by);
+    await store.sessions.importSessions(
       testId,
       [{ sessionId: '0b0c4a3e-1111-4c1a-9a55-2a6f4c0e7d10', audienceId: null, status: 'COMPLETE', startTime: Date.UTC(2024, 10, 21, 12, 23, 52, 614), finishTime: null }],
       by,

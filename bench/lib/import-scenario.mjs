@@ -20,13 +20,13 @@ export async function runImport({ dist, cli, cwd, work, env, sessions, timeoutSe
   const file = join(work, 'import.ndjson');
   const testId = randomUUID();
   try {
-    const store = new dist.SqliteStore(path, clock);
+    const store = await dist.openStore(`sqlite:${path}`, clock);
     try {
-      await store.migrate();
-      const workspace = await store.createWorkspace({ id: randomUUID(), name: 'Import' }, by);
-      await store.createTest({ id: testId, workspaceId: workspace.id, title: 'Import', productType: 'survey' }, by);
+      await store.database.migrate();
+      const workspace = await store.directory.createWorkspace({ id: randomUUID(), name: 'Import' }, by);
+      await store.directory.createTest({ id: testId, workspaceId: workspace.id, title: 'Import', productType: 'survey' }, by);
     } finally {
-      await store.close();
+      await store.database.close();
     }
 
     const generated = performance.now();
@@ -86,12 +86,12 @@ export async function runImport({ dist, cli, cwd, work, env, sessions, timeoutSe
     }
     if (handle.exitCode !== 0) return failed(`exited with ${handle.exitCode}: ${handle.logTail(5)}`);
 
-    const check = new dist.SqliteStore(path, clock);
+    const check = await dist.openStore(`sqlite:${path}`, clock);
     let stored;
     try {
-      stored = (await check.getTest(testId))?.sessionCount;
+      stored = (await check.directory.getTest(testId))?.sessionCount;
     } finally {
-      await check.close();
+      await check.database.close();
     }
     if (stored !== sessions) return failed(`the test holds ${stored} sessions after the import, expected ${sessions}`);
     return { ...common, sessionsPerSec: Math.round(sessions / seconds) };

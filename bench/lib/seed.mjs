@@ -23,19 +23,19 @@ export const BENCH_EMAIL = 'bench@example.com';
 
 /** Creates the API user, its credential, one workspace with the user as member, and the tests. */
 async function seedThroughStore(store, dist, { counts, credential }) {
-  await store.migrate();
-  const hasher = await dist.SecretHasher.load(store);
-  await store.createUser(BENCH_EMAIL, by);
-  await store.createCredential(
+  await store.database.migrate();
+  const hasher = await dist.SecretHasher.load(store.settings);
+  await store.credentials.createUser(BENCH_EMAIL, by);
+  await store.credentials.createCredential(
     { clientId: credential.clientId, email: BENCH_EMAIL, secretHash: hasher.hash(credential.clientSecret) },
     by,
   );
-  const workspace = await store.createWorkspace({ id: randomUUID(), name: 'Benchmark lab' }, by);
-  await store.addMember(workspace.id, BENCH_EMAIL, by);
+  const workspace = await store.directory.createWorkspace({ id: randomUUID(), name: 'Benchmark lab' }, by);
+  await store.directory.addMember(workspace.id, BENCH_EMAIL, by);
   const testIds = [];
   for (let i = 0; i < counts.length; i++) {
     const id = randomUUID();
-    await store.createTest({ id, workspaceId: workspace.id, title: `Benchmark test ${i + 1}`, productType: 'survey' }, by);
+    await store.directory.createTest({ id, workspaceId: workspace.id, title: `Benchmark test ${i + 1}`, productType: 'survey' }, by);
     testIds.push(id);
   }
   return { workspaceId: workspace.id, testIds };
@@ -43,12 +43,12 @@ async function seedThroughStore(store, dist, { counts, credential }) {
 
 /** A fresh SQLite database at `path` holding `layout`. Returns ids and how long the sessions took. */
 export async function seedSqlite(path, dist, { layout, credential }) {
-  const store = new dist.SqliteStore(path, clock);
+  const store = await dist.openStore(`sqlite:${path}`, clock);
   let ids;
   try {
     ids = await seedThroughStore(store, dist, { counts: layout.counts, credential });
   } finally {
-    await store.close();
+    await store.database.close();
   }
   const started = performance.now();
   insertSqliteSessions(path, ids.testIds, layout.counts);
@@ -93,16 +93,16 @@ export function postgresUrlWithSchema(databaseUrl, schema) {
 /**
  * A fresh schema in the PostgreSQL database of `databaseUrl`, holding `layout`. The sessions
  * are generated inside PostgreSQL (generate_series, gen_random_uuid) by the same rules as
- * `forEachSession`: shipping a million rows over the wire through Store.importSessions takes
+ * `forEachSession`: shipping a million rows over the wire through the session repository's import takes
  * minutes, which the benchmark's ten-minute budget cannot spare.
  */
 export async function seedPostgres(databaseUrl, schema, dist, { layout, credential }) {
-  const store = new dist.PostgresStore(databaseUrl, clock, { schema });
+  const store = await dist.openStore(databaseUrl, clock, { schema });
   let ids;
   try {
     ids = await seedThroughStore(store, dist, { counts: layout.counts, credential });
   } finally {
-    await store.close();
+    await store.database.close();
   }
   const url = postgresUrlWithSchema(databaseUrl, schema);
   const started = performance.now();

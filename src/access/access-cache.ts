@@ -1,8 +1,22 @@
 import type { Clock } from '../clock.js';
 import { FreshCache, type ChangeWatcher } from '../changes/fresh-cache.js';
-import type { Principal, Store, Test } from '../store/store.js';
+import type { CredentialRepository } from '../store/credentials.js';
+import type { DirectoryRepository } from '../store/directory.js';
+import type { TokenRevocationRepository } from '../store/token-revocations.js';
+import type { Principal, Test } from '../store/store.js';
 
-export type AccessReads = Pick<Store, 'findPrincipal' | 'findVisibleTest' | 'isAccessTokenRevoked'>;
+export interface AccessReads {
+  findPrincipal(clientId: string): Promise<Principal | null>;
+  findVisibleTest(testId: string, email: string): Promise<Test | null>;
+  isAccessTokenRevoked(jti: string, now: number): Promise<boolean>;
+}
+
+/** The repositories behind the cache. */
+export interface AccessSources {
+  credentials: Pick<CredentialRepository, 'findPrincipal'>;
+  directory: Pick<DirectoryRepository, 'findVisibleTest'>;
+  revocations: Pick<TokenRevocationRepository, 'isRevoked'>;
+}
 
 /**
  * What every API request reads (the caller's credential and user, the test's visibility,
@@ -15,7 +29,7 @@ export class CachedAccessReads implements AccessReads {
   private readonly revoked: FreshCache<boolean>;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: AccessSources,
     watcher: ChangeWatcher,
     clock: Clock,
   ) {
@@ -25,14 +39,14 @@ export class CachedAccessReads implements AccessReads {
   }
 
   findPrincipal(clientId: string): Promise<Principal | null> {
-    return this.principals.get(clientId, () => this.store.findPrincipal(clientId));
+    return this.principals.get(clientId, () => this.store.credentials.findPrincipal(clientId));
   }
 
   findVisibleTest(testId: string, email: string): Promise<Test | null> {
-    return this.tests.get(`${testId} ${email}`, () => this.store.findVisibleTest(testId, email));
+    return this.tests.get(`${testId} ${email}`, () => this.store.directory.findVisibleTest(testId, email));
   }
 
   isAccessTokenRevoked(jti: string, now: number): Promise<boolean> {
-    return this.revoked.get(jti, () => this.store.isAccessTokenRevoked(jti, now));
+    return this.revoked.get(jti, () => this.store.revocations.isRevoked(jti, now));
   }
 }

@@ -3,10 +3,11 @@ import type { Clock } from '../clock.js';
 import { apiErrors } from '../errors.js';
 import type { AccessTokenVerifier } from '../oauth/access-tokens.js';
 import { inspectAccessToken } from '../oauth/inspect-access-token.js';
+import { READ_SCOPES } from '../oauth/scope-names.js';
 import type { Principal } from '../store/store.js';
 import type { AccessReads } from './access-cache.js';
 
-export const READ_SCOPE_SET = new Set(['public_api.read', 'studies:read']);
+const READ_SCOPE_SET = new Set(READ_SCOPES);
 
 /**
  * Who is calling: the principal behind the token, as cached (not copied per request: a

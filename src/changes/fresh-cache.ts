@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { Store } from '../store/store.js';
+import type { Database } from '../store/database.js';
 import type { ChangeFeed } from './change-feed.js';
 
 /**
@@ -15,17 +15,17 @@ export class ChangeWatcher {
   private askedThisTurn = false;
 
   constructor(
-    private readonly store: Pick<Store, 'externalChangeVersion'>,
+    private readonly database: Pick<Database, 'externalChangeVersion'>,
     feed: ChangeFeed,
   ) {
     feed.subscribe(() => this.epoch++);
   }
 
   current(): number {
-    if (!this.askedThisTurn && this.store.externalChangeVersion) {
+    if (!this.askedThisTurn && this.database.externalChangeVersion) {
       this.askedThisTurn = true;
       setImmediate(() => (this.askedThisTurn = false));
-      const version = this.store.externalChangeVersion();
+      const version = this.database.externalChangeVersion();
       if (version !== this.externalVersion) {
         this.externalVersion = version;
         this.epoch++;

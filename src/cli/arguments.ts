@@ -47,3 +47,18 @@ export function positiveIntegerArgument(option: string, value: string, max: numb
   }
   return number;
 }
+
+const AGO = /^(\d{1,6})([mhd])$/;
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** A moment: an ISO 8601 time with its zone, or a time ago from `now` (`30m`, `24h`, `7d`). Epoch milliseconds. */
+export function sinceArgument(option: string, value: string, now: number): number {
+  const text = value.trim();
+  const ago = AGO.exec(text);
+  if (ago) return now - Number(ago[1]) * UNIT_MS[ago[2] as keyof typeof UNIT_MS];
+  const at = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(text) ? Date.parse(text) : NaN;
+  if (Number.isNaN(at)) {
+    throw usageError(`${option} must be an ISO 8601 time such as 2026-11-23T09:00:00Z, or a time ago such as 30m, 24h or 7d (got "${value}")`);
+  }
+  return at;
+}

@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
 import { generateClientId, generateClientSecret } from '../oauth/client-secrets.js';
+import { SERVER_SCOPES } from '../oauth/scope-names.js';
+import type { Runtime } from '../runtime.js';
+import { emailKey } from '../store/email.js';
 import type { Credential } from '../store/store.js';
 import { clientIdArgument, emailArgument } from './arguments.js';
 import { withRuntime } from './context.js';
@@ -16,6 +19,14 @@ export const credentialJson = (c: Credential) => ({
   createdAt: isoTime(c.createdAt),
   lastUsedAt: isoTime(c.lastUsedAt),
   revokedAt: isoTime(c.revokedAt),
+});
+
+/** Where an API user mints tokens and reads results: what a new credential is useless without. */
+const whereToUse = (rt: Runtime) => ({
+  authorizationServerId: rt.servers.custom.id,
+  tokenUrl: `${rt.config.authUrl}/oauth2/${rt.servers.custom.id}/v1/token`,
+  defaultTokenUrl: `${rt.config.authUrl}/oauth2/default/v1/token`,
+  baseUrl: rt.config.baseUrl,
 });
 
 export const SECRET_SHOWN_ONCE =
@@ -40,16 +51,30 @@ export function registerCredentials(program: Command): void {
       const email = emailArgument('--email', options.email);
       const clientId = generateClientId();
       const clientSecret = generateClientSecret();
-      const credential = await withRuntime(async (rt, by) => {
-        if (!(await rt.store.findUserByEmail(email))) {
+      const { credential, access } = await withRuntime(async (rt, by) => {
+        if (!(await rt.store.credentials.findUserByEmail(email))) {
           throw new CliError(`no user with email ${email} (register it first: results-api users create --email ${email})`);
         }
-        return rt.store.createCredential({ clientId, email, secretHash: rt.hasher.hash(clientSecret) }, by);
+        const issued = await rt.store.credentials.createCredential({ clientId, email, secretHash: rt.hasher.hash(clientSecret) }, by);
+        return { credential: issued, access: whereToUse(rt) };
       });
       emit(
         options,
-        { clientId, clientSecret, email: credential.email, createdAt: isoTime(credential.createdAt) },
-        () => [`Issued a credential to ${credential.email}:`, '', secretLines(clientId, clientSecret), '', SECRET_SHOWN_ONCE].join('\n'),
+        { clientId, clientSecret, email: credential.email, createdAt: isoTime(credential.createdAt), ...access },
+        () =>
+          [
+            `Issued a credential to ${credential.email}:`,
+            '',
+            secretLines(clientId, clientSecret),
+            '',
+            SECRET_SHOWN_ONCE,
+            '',
+            'What the user needs with it:',
+            `  authorization server id: ${access.authorizationServerId}`,
+            `  token URL (Bearer, scope ${SERVER_SCOPES.custom}): ${access.tokenUrl}`,
+            `  token URL (token header, scope ${SERVER_SCOPES.default}): ${access.defaultTokenUrl}`,
+            `  Results API: ${access.baseUrl}`,
+          ].join('\n'),
       );
     });
 
@@ -68,7 +93,7 @@ export function registerCredentials(program: Command): void {
       const { credential, rotatedAt, previousExpiresAt } = await withRuntime(async (rt, by) => {
         const now = rt.clock.now();
         const retireOthersAt = options.retirePreviousNow ? now : now + rt.config.secretRotationGraceSeconds * 1000;
-        const rotated = await rt.store.addCredentialSecret({ clientId, secretHash: rt.hasher.hash(clientSecret), retireOthersAt }, by);
+        const rotated = await rt.store.credentials.addCredentialSecret({ clientId, secretHash: rt.hasher.hash(clientSecret), retireOthersAt }, by);
         return { credential: rotated, rotatedAt: now, previousExpiresAt: retireOthersAt };
       });
       const previous =
@@ -99,7 +124,7 @@ export function registerCredentials(program: Command): void {
     .option(JSON_FLAG, JSON_FLAG_HELP)
     .action(async (options: OutputOptions & { clientId: string }) => {
       const clientId = clientIdArgument('--client-id', options.clientId);
-      const { credential, retired } = await withRuntime((rt, by) => rt.store.retirePreviousSecrets(clientId, by));
+      const { credential, retired } = await withRuntime((rt, by) => rt.store.credentials.retirePreviousSecrets(clientId, by));
       emit(options, { ...credentialJson(credential), retired }, () =>
         retired > 0
           ? `retired the previous secret of ${clientId} (${credential.email}); only the newest one works now`
@@ -114,20 +139,27 @@ export function registerCredentials(program: Command): void {
     .option(JSON_FLAG, JSON_FLAG_HELP)
     .action(async (options: OutputOptions & { clientId: string }) => {
       const clientId = clientIdArgument('--client-id', options.clientId);
-      const credential = await withRuntime((rt, by) => rt.store.revokeCredential(clientId, by));
-      emit(
-        options,
-        credentialJson(credential),
-        () => `revoked ${credential.clientId} (${credential.email}); its tokens no longer work`,
+      const { credential, alreadyRevoked } = await withRuntime(async (rt, by) => {
+        const before = rt.clock.now();
+        const revoked = await rt.store.credentials.revokeCredential(clientId, by);
+        return { credential: revoked, alreadyRevoked: revoked.revokedAt! < before };
+      });
+      emit(options, { ...credentialJson(credential), alreadyRevoked }, () =>
+        alreadyRevoked
+          ? `${credential.clientId} (${credential.email}) was already revoked at ${isoTime(credential.revokedAt)}; nothing changed`
+          : `revoked ${credential.clientId} (${credential.email}); its tokens no longer work`,
       );
     });
 
   credentials
     .command('list')
     .description('list credentials (never their secrets)')
+    .option('--email <email>', "only this API user's credentials")
     .option(JSON_FLAG, JSON_FLAG_HELP)
-    .action(async (options: OutputOptions) => {
-      const list = await withRuntime((rt) => rt.store.listCredentials());
+    .action(async (options: OutputOptions & { email?: string }) => {
+      const email = options.email === undefined ? undefined : emailKey(emailArgument('--email', options.email));
+      const all = await withRuntime((rt) => rt.store.credentials.listCredentials());
+      const list = email === undefined ? all : all.filter((c) => emailKey(c.email) === email);
       emit(options, list.map(credentialJson), () =>
         table(
           list,

@@ -64,29 +64,29 @@ export function demoSessions(): SessionInput[] {
 async function seedDemo(rt: Runtime, by: Actor): Promise<DemoResult> {
   const { store, config } = rt;
   const workspace =
-    (await store.getWorkspace(DEMO_WORKSPACE_ID)) ??
-    (await store.createWorkspace({ id: DEMO_WORKSPACE_ID, name: DEMO_WORKSPACE_NAME }, by));
+    (await store.directory.getWorkspace(DEMO_WORKSPACE_ID)) ??
+    (await store.directory.createWorkspace({ id: DEMO_WORKSPACE_ID, name: DEMO_WORKSPACE_NAME }, by));
 
-  const user = (await store.findUserByEmail(DEMO_EMAIL)) ?? (await store.createUser(DEMO_EMAIL, by));
-  if (user.status !== 'active') await store.setUserStatus(DEMO_EMAIL, 'active', by);
-  if (!(await store.isMember(workspace.id, DEMO_EMAIL))) await store.addMember(workspace.id, DEMO_EMAIL, by);
+  const user = (await store.credentials.findUserByEmail(DEMO_EMAIL)) ?? (await store.credentials.createUser(DEMO_EMAIL, by));
+  if (user.status !== 'active') await store.credentials.setUserStatus(DEMO_EMAIL, 'active', by);
+  if (!(await store.directory.isMember(workspace.id, DEMO_EMAIL))) await store.directory.addMember(workspace.id, DEMO_EMAIL, by);
 
   const test =
-    (await store.getTest(DEMO_TEST_ID)) ??
-    (await store.createTest(
+    (await store.directory.getTest(DEMO_TEST_ID)) ??
+    (await store.directory.createTest(
       { id: DEMO_TEST_ID, workspaceId: workspace.id, title: DEMO_TEST_TITLE, productType: DEMO_PRODUCT_TYPE },
       by,
     ));
-  await store.importSessions(test.id, demoSessions(), by);
+  await store.sessions.importSessions(test.id, demoSessions(), by);
 
   // The secret of an earlier run is not stored anywhere, so the only way to print one that
   // works is to replace the credential.
-  for (const c of await store.listCredentials()) {
-    if (emailKey(c.email) === emailKey(DEMO_EMAIL) && c.revokedAt === null) await store.revokeCredential(c.clientId, by);
+  for (const c of await store.credentials.listCredentials()) {
+    if (emailKey(c.email) === emailKey(DEMO_EMAIL) && c.revokedAt === null) await store.credentials.revokeCredential(c.clientId, by);
   }
   const clientId = generateClientId();
   const clientSecret = generateClientSecret();
-  await store.createCredential({ clientId, email: DEMO_EMAIL, secretHash: rt.hasher.hash(clientSecret) }, by);
+  await store.credentials.createCredential({ clientId, email: DEMO_EMAIL, secretHash: rt.hasher.hash(clientSecret) }, by);
 
   return {
     clientId,

@@ -1,4 +1,4 @@
-import type { ImportPhase } from '../results/import-session-file.js';
+import type { ImportPhase } from '../imports/import-session-file.js';
 import { ProgressBar } from './progress-bar.js';
 
 /** Where the bar is drawn: stderr, when it is a terminal. */

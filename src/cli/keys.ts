@@ -41,9 +41,9 @@ export function registerKeys(program: Command): void {
     .action(async (options: OutputOptions) => {
       const { key, previous } = await withRuntime(async (rt, by) => {
         const tokenTtlMs = rt.config.tokenTtlSeconds * 1000;
-        const before = (await rt.store.listSigningKeys()).find((k) => k.retiredAt === null);
-        const kid = await rotateSigningKey(rt.store, rt.clock, by);
-        const after = await rt.store.listSigningKeys();
+        const before = (await rt.store.signingKeys.list()).find((k) => k.retiredAt === null);
+        const kid = await rotateSigningKey(rt.store.signingKeys, rt.clock, by);
+        const after = await rt.store.signingKeys.list();
         const now = rt.clock.now();
         const json = (k: SigningKey | undefined) => (k ? keyJson(k, now, tokenTtlMs) : null);
         return { key: json(after.find((k) => k.kid === kid))!, previous: json(after.find((k) => k.kid === before?.kid)) };
@@ -68,7 +68,7 @@ export function registerKeys(program: Command): void {
     .action(async (options: OutputOptions) => {
       const list = await withRuntime(async (rt) => {
         const now = rt.clock.now();
-        return (await rt.store.listSigningKeys()).map((k) => keyJson(k, now, rt.config.tokenTtlSeconds * 1000));
+        return (await rt.store.signingKeys.list()).map((k) => keyJson(k, now, rt.config.tokenTtlSeconds * 1000));
       });
       emit(options, list, () =>
         table(

@@ -24,8 +24,17 @@ export function registerMembers(program: Command): void {
     .action(async (options: MemberOptions) => {
       const workspaceId = uuidArgument('--workspace', options.workspace);
       const email = emailArgument('--email', options.email);
-      const member = await withRuntime((rt, by) => rt.store.addMember(workspaceId, email, by));
-      emit(options, memberJson(member), () => `added ${member.email} to workspace ${member.workspaceId}`);
+      const { member, userExists } = await withRuntime(async (rt, by) => ({
+        member: await rt.store.directory.addMember(workspaceId, email, by),
+        userExists: (await rt.store.credentials.findUserByEmail(email)) !== null,
+      }));
+      emit(options, { ...memberJson(member), userExists }, () =>
+        [
+          `added ${member.email} to workspace ${member.workspaceId}`,
+          // Membership is by email, so adding first is fine; but a typo would go unnoticed.
+          ...(userExists ? [] : [`note: no API user has this email yet; register one with: results-api users create --email ${member.email}`]),
+        ].join('\n'),
+      );
     });
 
   members
@@ -37,7 +46,7 @@ export function registerMembers(program: Command): void {
     .action(async (options: MemberOptions) => {
       const workspaceId = uuidArgument('--workspace', options.workspace);
       const email = emailArgument('--email', options.email);
-      await withRuntime((rt, by) => rt.store.removeMember(workspaceId, email, by));
+      await withRuntime((rt, by) => rt.store.directory.removeMember(workspaceId, email, by));
       emit(options, { workspaceId, email, removed: true }, () => `removed ${email} from workspace ${workspaceId}`);
     });
 
@@ -48,7 +57,7 @@ export function registerMembers(program: Command): void {
     .option(JSON_FLAG, JSON_FLAG_HELP)
     .action(async (options: OutputOptions & { workspace: string }) => {
       const workspaceId = uuidArgument('--workspace', options.workspace);
-      const list = await withRuntime((rt) => rt.store.listMembers(workspaceId));
+      const list = await withRuntime((rt) => rt.store.directory.listMembers(workspaceId));
       emit(options, list.map(memberJson), () =>
         table(
           list,

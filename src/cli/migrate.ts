@@ -13,14 +13,15 @@ export function registerMigrate(program: Command): void {
       // The store alone, not the runtime: opening the runtime would migrate before we could report it.
       const config = loadCliConfig();
       const { openStore } = await import('../store/open-store.js');
-      const store = await openStore(config.databaseUrl, systemClock);
+      // Migrations change nothing a cache holds: there is nothing to announce.
+      const store = await openStore(config.databaseUrl, { clock: systemClock, announce: async () => undefined });
       try {
-        const { applied } = await store.migrate();
+        const { applied } = await store.database.migrate();
         emit(options, { applied }, () =>
           applied.length === 0 ? 'the database is up to date' : `applied migration${applied.length === 1 ? '' : 's'} ${applied.join(', ')}`,
         );
       } finally {
-        await store.close();
+        await store.database.close();
       }
     });
 }

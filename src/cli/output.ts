@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
-import { StoreConflictError } from '../store/store.js';
+import { StoreConflictError } from '../store/conflicts.js';
 
 /**
  * How every command talks back: results to stdout (a table or sentence for people, one JSON

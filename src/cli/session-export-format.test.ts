@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionResult } from '../client/index.js';
-import { parseSessionFile, readCsv } from '../results/parse-session-file.js';
+import { parseSessionFile, readCsv } from '../imports/parse-session-file.js';
 import { csvField, csvRecord, sessionEncoder } from './session-export-format.js';
 
 const session: SessionResult = {

@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { Option, type Command } from 'commander';
 import type { ResultsClient } from '../client/index.js';
-import { sessionFileFormat } from '../results/parse-session-file.js';
+import { sessionFileFormat } from '../imports/parse-session-file.js';
 import { addCredentialOptions, openResultsClient, type CredentialFlags } from './api-credentials.js';
 import { uuidArgument } from './arguments.js';
 import { CliError, usageError } from './output.js';

@@ -1,11 +1,11 @@
 import { statSync, type Stats } from 'node:fs';
 import { Option, type Command } from 'commander';
-import type { ChangeFeed } from '../changes/change-feed.js';
 import { systemClock } from '../clock.js';
-import { BadSessionFileError, type SessionFileReport } from '../results/check-session-file.js';
-import { importSessionFile } from '../results/import-session-file.js';
-import { SESSION_FILE_FORMATS, sessionFileFormat, type SessionFileFormat } from '../results/parse-session-file.js';
-import { StoreConflictError, type Actor, type Store } from '../store/store.js';
+import { BadSessionFileError, type SessionFileReport } from '../imports/check-session-file.js';
+import { importSessionFile } from '../imports/import-session-file.js';
+import { SESSION_FILE_FORMATS, sessionFileFormat, type SessionFileFormat } from '../imports/parse-session-file.js';
+import type { Store } from '../store/open-store.js';
+import type { Actor } from '../store/store.js';
 import { uuidArgument } from './arguments.js';
 import { cliActor, loadCliConfig } from './context.js';
 import { ImportProgress } from './import-progress.js';
@@ -45,11 +45,9 @@ export function registerSessionsImportCommand(sessions: Command): void {
       const fileBytes = readableFile(file).size;
 
       const result = await withImportStore(async (store, by) => {
-        // Before reading what may be gigabytes: a wrong --test is known at once.
-        if (!(await store.getTest(testId))) throw new StoreConflictError('not_found', `no test with id ${testId}`);
         const progress = new ImportProgress(process.stderr, fileBytes);
         try {
-          return await importSessionFile(store, testId, file, format, by, {
+          return await importSessionFile(store.sessions, testId, file, format, by, {
             limit: MAX_REPORTED_BAD_LINES,
             fileBytes,
             batchSize: IMPORT_BATCH,
@@ -77,25 +75,12 @@ export function registerSessionsImportCommand(sessions: Command): void {
  */
 async function withImportStore<T>(fn: (store: Store, by: Actor) => Promise<T>): Promise<T> {
   const config = loadCliConfig();
-  const [{ openStore }, { notifyingStore }, { LocalChangeFeed }] = await Promise.all([
-    import('../store/open-store.js'),
-    import('../changes/notifying-store.js'),
-    import('../changes/change-feed.js'),
-  ]);
-  const store = await openStore(config.databaseUrl, systemClock);
-  let feed: ChangeFeed | undefined;
+  const { openStoreWithFeed } = await import('../store/open-store.js');
+  const { store, close } = await openStoreWithFeed(config, systemClock);
   try {
-    await store.migrate();
-    if (config.redisUrl) {
-      const { RedisChangeFeed } = await import('../changes/redis-change-feed.js');
-      feed = await RedisChangeFeed.connect(config.redisUrl);
-    } else {
-      feed = new LocalChangeFeed();
-    }
-    return await fn(notifyingStore(store, feed), cliActor());
+    return await fn(store, cliActor());
   } finally {
-    await feed?.close().catch(() => {});
-    await store.close();
+    await close();
   }
 }
 

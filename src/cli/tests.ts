@@ -33,7 +33,7 @@ export function registerTests(program: Command): void {
       const title = nameArgument('--title', options.title);
       const productType = nameArgument('--product-type', options.productType, 64);
       const id = options.id === undefined ? randomUUID() : uuidArgument('--id', options.id);
-      const test = await withRuntime((rt, by) => rt.store.createTest({ id, workspaceId, title, productType }, by));
+      const test = await withRuntime((rt, by) => rt.store.directory.createTest({ id, workspaceId, title, productType }, by));
       emit(options, testJson(test), () => `created test "${test.title}" (id ${test.id}) in workspace ${test.workspaceId}`);
     });
 
@@ -44,7 +44,7 @@ export function registerTests(program: Command): void {
     .option(JSON_FLAG, JSON_FLAG_HELP)
     .action(async (options: OutputOptions & { workspace: string }) => {
       const workspaceId = uuidArgument('--workspace', options.workspace);
-      const list = await withRuntime((rt) => rt.store.listTests(workspaceId));
+      const list = await withRuntime((rt) => rt.store.directory.listTests(workspaceId));
       emit(options, list.map(testJson), () =>
         table(
           list,

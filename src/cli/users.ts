@@ -17,7 +17,7 @@ export function registerUsers(program: Command): void {
     .option(JSON_FLAG, JSON_FLAG_HELP)
     .action(async (options: OutputOptions & { email: string }) => {
       const email = emailArgument('--email', options.email);
-      const user = await withRuntime((rt, by) => rt.store.createUser(email, by));
+      const user = await withRuntime((rt, by) => rt.store.credentials.createUser(email, by));
       emit(options, userJson(user), () => `created user ${user.email} (id ${user.id})`);
     });
 
@@ -26,7 +26,7 @@ export function registerUsers(program: Command): void {
     .description('list API users')
     .option(JSON_FLAG, JSON_FLAG_HELP)
     .action(async (options: OutputOptions) => {
-      const list = await withRuntime((rt) => rt.store.listUsers());
+      const list = await withRuntime((rt) => rt.store.credentials.listUsers());
       emit(options, list.map(userJson), () =>
         table(
           list,
@@ -49,7 +49,7 @@ export function registerUsers(program: Command): void {
       .option(JSON_FLAG, JSON_FLAG_HELP)
       .action(async (options: OutputOptions & { email: string }) => {
         const email = emailArgument('--email', options.email);
-        const user = await withRuntime((rt, by) => rt.store.setUserStatus(email, status, by));
+        const user = await withRuntime((rt, by) => rt.store.credentials.setUserStatus(email, status, by));
         emit(options, userJson(user), () => `${user.email} is now ${user.status}`);
       });
   setStatus('disable', 'disabled', "disable an API user: its tokens stop working on the next request, and it can't get new ones");

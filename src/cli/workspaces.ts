@@ -20,7 +20,7 @@ export function registerWorkspaces(program: Command): void {
     .action(async (options: OutputOptions & { name: string; id?: string }) => {
       const name = nameArgument('--name', options.name);
       const id = options.id === undefined ? randomUUID() : uuidArgument('--id', options.id);
-      const workspace = await withRuntime((rt, by) => rt.store.createWorkspace({ id, name }, by));
+      const workspace = await withRuntime((rt, by) => rt.store.directory.createWorkspace({ id, name }, by));
       emit(options, workspaceJson(workspace), () => `created workspace "${workspace.name}" (id ${workspace.id})`);
     });
 
@@ -29,7 +29,7 @@ export function registerWorkspaces(program: Command): void {
     .description('list workspaces')
     .option(JSON_FLAG, JSON_FLAG_HELP)
     .action(async (options: OutputOptions) => {
-      const list = await withRuntime((rt) => rt.store.listWorkspaces());
+      const list = await withRuntime((rt) => rt.store.directory.listWorkspaces());
       emit(options, list.map(workspaceJson), () =>
         table(
           list,

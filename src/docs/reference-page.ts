@@ -11,6 +11,8 @@ export const REFERENCE_PAGE_PATH = '/docs';
  * Registered at app level, outside the API guard.
  */
 export async function registerReferencePage(app: FastifyInstance, deps: { config: Config }): Promise<void> {
+  // Someone who opens the server's address in a browser lands on its documentation.
+  app.get('/', { schema: { hide: true } }, (_request, reply) => reply.redirect(REFERENCE_PAGE_PATH));
   await app.register(swaggerUi, {
     routePrefix: REFERENCE_PAGE_PATH,
     theme: { title: 'results-api · API reference' },
@@ -24,7 +26,31 @@ export async function registerReferencePage(app: FastifyInstance, deps: { config
       persistAuthorization: false,
     },
     staticCSP: contentSecurityPolicy(deps.config),
+    // The page may be opened at any address of this server (http://127.0.0.1:8080 when
+    // PUBLIC_URL says localhost): its document names this server's own URLs relative to it.
+    transformSpecification: (spec) => relativeToThisServer(spec as OpenApiDocument, deps.config),
   });
+}
+
+type OpenApiDocument = {
+  servers?: { url: string }[];
+  paths?: Record<string, { servers?: { url: string }[] } | undefined>;
+  components?: { securitySchemes?: Record<string, { flows?: Record<string, { tokenUrl?: string }> }> };
+};
+
+/**
+ * `spec` (a copy) with every absolute URL of this service ({base_url}, and {auth_url} when it
+ * shares the origin) made relative: Swagger UI then calls the origin it was loaded from.
+ */
+function relativeToThisServer(spec: OpenApiDocument, config: Config): OpenApiDocument {
+  const origin = new URL(config.baseUrl).origin;
+  const relative = (url: string): string => (url.startsWith(`${origin}/`) || url === origin ? url.slice(origin.length) || '/' : url);
+  for (const server of spec.servers ?? []) server.url = relative(server.url);
+  for (const path of Object.values(spec.paths ?? {})) for (const server of path?.servers ?? []) server.url = relative(server.url);
+  for (const scheme of Object.values(spec.components?.securitySchemes ?? {})) {
+    for (const flow of Object.values(scheme.flows ?? {})) if (flow.tokenUrl) flow.tokenUrl = relative(flow.tokenUrl);
+  }
+  return spec;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { SERVER_SCOPES, type AuthorizationServers } from '../oauth/authorization-servers.js';
+import type { AuthorizationServers } from '../oauth/authorization-servers.js';
+import { SERVER_SCOPES } from '../oauth/scope-names.js';
 
 /**
  * The OpenAPI security schemes, and the requirements routes declare with them. The names are

@@ -61,29 +61,31 @@ export function registerErrorHandling(
     if (known) {
       request.log.info({ code: error.code, reason: error.message }, 'rejected request');
       return oauth
-        ? sendOAuthError(reply, withStatus(oauthErrors.invalidRequest(known.message), known.status))
-        : sendProblem(reply, withStatus(apiErrors.invalidParameter(known.message), known.status));
+        ? sendOAuthError(reply, oauthErrors.invalidRequest(known.message, known.status))
+        : sendProblem(reply, apiErrors.unreadableRequest(known.status, known.message));
     }
     request.log.error({ err: error }, 'unhandled error');
     return oauth ? sendOAuthError(reply, oauthErrors.serverError()) : sendProblem(reply, apiErrors.internal());
   });
 
   app.setNotFoundHandler((request, reply) => {
-    if (isOAuthPath(request.url)) {
-      return sendOAuthError(reply, withStatus(oauthErrors.invalidRequest('No such authorization server endpoint.'), 404));
+    const oauth = isOAuthPath(request.url);
+    // RFC 9110 §15.5.6: a known path asked with another method is 405, with the methods it answers.
+    const allowed = HTTP_METHODS.filter((method) => app.findRoute({ method, url: request.url }));
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      const refusal = apiErrors.methodNotAllowed(request.method, request.url, allowed);
+      return oauth ? sendOAuthError(reply, oauthErrors.invalidRequest(refusal.detail, 405)) : sendProblem(reply, refusal);
     }
+    if (oauth) return sendOAuthError(reply, oauthErrors.invalidRequest('No such authorization server endpoint.', 404));
     return sendProblem(reply, apiErrors.routeNotFound(request.method, request.url));
   });
 }
 
-/** Keeps the family's shape but carries a more precise HTTP status (413, 415). */
-export function withStatus<T extends OAuthError | ApiProblem>(err: T, status: number): T {
-  (err as { status: number }).status = status;
-  return err;
-}
+const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** Recognises the client's mistakes among Fastify's errors; undefined for a fault. */
-function requestError(error: FastifyError, request: FastifyRequest): { status: number; message: string } | undefined {
+function requestError(error: FastifyError, request: FastifyRequest): { status: 400 | 413 | 415; message: string } | undefined {
   if (error.validation) {
     const context = error.validationContext as 'body' | 'querystring' | 'params' | 'headers' | undefined;
     const schema = context ? (request.routeOptions.schema?.[context] as never) : undefined;
@@ -101,5 +103,5 @@ function requestError(error: FastifyError, request: FastifyRequest): { status: n
       return { status: 400, message: 'The request body could not be read.' };
   }
   const status = error.statusCode ?? 500;
-  return status >= 400 && status < 500 ? { status, message: 'The request could not be processed.' } : undefined;
+  return status >= 400 && status < 500 ? { status: 400, message: 'The request could not be processed.' } : undefined;
 }

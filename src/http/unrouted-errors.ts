@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiProblem, OAuthError, apiErrors, oauthErrors } from '../errors.js';
-import { isOAuthPath, oauthErrorBody, problemBody, sendOAuthError, sendProblem, withStatus } from './error-handler.js';
+import { isOAuthPath, oauthErrorBody, problemBody, sendOAuthError, sendProblem } from './error-handler.js';
 
 /**
  * Requests refused before any route sees them still get an answer in the documented shape of
@@ -62,4 +62,4 @@ export function answerUnparsedRequest(error: ConnectionError, socket: Socket): v
 }
 
 /** The same refusal for an /oauth2/ path: RFC 6749 §5.2 invalid_request with the precise status. */
-const asOAuthError = (problem: ApiProblem): OAuthError => withStatus(oauthErrors.invalidRequest(problem.detail), problem.status);
+const asOAuthError = (problem: ApiProblem): OAuthError => oauthErrors.invalidRequest(problem.detail, problem.status);

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
-import type { Store } from '../store/store.js';
+import type { SettingsRepository } from '../store/settings.js';
+import { SERVER_SCOPES } from './scope-names.js';
 import { randomBase62 } from './random.js';
 
 /** One authorization server: `{auth_url}/oauth2/<id>`. */
@@ -21,8 +22,6 @@ export interface AuthorizationServers {
   byIssuer(issuer: string): AuthorizationServer | undefined;
 }
 
-/** The one scope each server offers (the seed's forms A and B). */
-export const SERVER_SCOPES = { default: 'public_api.read', custom: 'studies:read' } as const;
 
 /** Okta-like id of the custom server: `aus` + 17 base62 characters. */
 export const generateAuthServerId = (): string => `aus${randomBase62(17)}`;
@@ -31,8 +30,8 @@ export const generateAuthServerId = (): string => `aus${randomBase62(17)}`;
  * The custom server's id comes from AUTH_SERVER_ID, or is generated once and persisted,
  * so every process and every restart agrees on it (tokens name it in `iss`).
  */
-export async function resolveAuthorizationServers(config: Config, store: Store): Promise<AuthorizationServers> {
-  const customId = config.authServerId ?? (await store.getOrSetSetting('auth_server_id', generateAuthServerId()));
+export async function resolveAuthorizationServers(config: Config, settings: SettingsRepository): Promise<AuthorizationServers> {
+  const customId = config.authServerId ?? (await settings.getOrSet('auth_server_id', generateAuthServerId()));
   const issuer = (id: string) => `${config.authUrl}/oauth2/${id}`;
   const servers: AuthorizationServer[] = [
     { id: 'default', form: 'A', issuer: issuer('default'), audience: 'api://default', scope: SERVER_SCOPES.default },

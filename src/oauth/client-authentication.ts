@@ -64,7 +64,7 @@ export async function authenticateClient(
   const { method } = presented;
   // Only ids we could have issued reach the database (no NUL bytes, no megabyte strings);
   // the id's shape is public, so skipping the read for a malformed one reveals nothing.
-  const client = CLIENT_ID_PATTERN.test(presented.clientId) ? await deps.store.findClientForAuth(presented.clientId) : null;
+  const client = CLIENT_ID_PATTERN.test(presented.clientId) ? await deps.store.credentials.findClientForAuth(presented.clientId) : null;
   const now = deps.clock.now();
   const stored = (client?.secrets ?? []).map((s) => ({ hash: s.hash, live: s.expiresAt === null || s.expiresAt > now }));
   const secretMatches = deps.hasher.matchesAny(presented.clientSecret, stored);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Store } from '../store/store.js';
+import type { SettingsRepository } from '../store/settings.js';
 import { SecretHasher, generateClientSecret } from './client-secrets.js';
 
-const settingsOnly = { getOrSetSetting: async (_name: string, value: string) => value } as unknown as Store;
+const settingsOnly = { getOrSet: async (_name: string, value: string) => value } as unknown as SettingsRepository;
 
 describe('SecretHasher.matchesAny', () => {
   it('accepts a secret only against a live stored hash, whatever its position', async () => {

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Store } from '../store/store.js';
+import type { SettingsRepository } from '../store/settings.js';
 import { randomBase62 } from './random.js';
 
 /** Public client id, Okta-like: `0oa` + 17 base62 characters. */
@@ -30,8 +30,8 @@ export class SecretHasher {
     this.decoy = Buffer.from(this.hash(randomBytes(32).toString('base64url')));
   }
 
-  static async load(store: Store): Promise<SecretHasher> {
-    const key = await store.getOrSetSetting('client_secret_hash_key', randomBytes(32).toString('base64'));
+  static async load(settings: SettingsRepository): Promise<SecretHasher> {
+    const key = await settings.getOrSet('client_secret_hash_key', randomBytes(32).toString('base64'));
     return new SecretHasher(Buffer.from(key, 'base64'));
   }
 

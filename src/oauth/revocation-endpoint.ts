@@ -50,7 +50,7 @@ export function registerRevocationEndpoint(app: FastifyInstance, server: Authori
         if (verified.claims.client_id !== client.clientId) {
           throw oauthErrors.invalidRequest('The token was not issued to this client.');
         }
-        await deps.store.revokeAccessToken(verified.claims.jti, verified.claims.exp * 1000, {
+        await deps.store.revocations.revoke(verified.claims.jti, verified.claims.exp * 1000, {
           actor: `client:${client.clientId}`,
         });
         request.log.info({ clientId: client.clientId, jti: verified.claims.jti }, 'token revoked');

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock.js';
-import { SqliteStore } from '../store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../test/helpers/stores.js';
+import type { Store } from '../store/open-store.js';
 import { generateSigningKey, KeyRing, publishedUntil } from './signing-keys.js';
 
 const START = Date.UTC(2026, 0, 1);
@@ -12,7 +13,7 @@ const REFRESH_MS = 10_000;
 
 describe('KeyRing: when it notices a key another process added', () => {
   let dir: string;
-  let store: SqliteStore;
+  let store: Store;
   let clock: ManualClock;
   let changes: { count: number; current(): number };
   let ring: KeyRing;
@@ -20,21 +21,21 @@ describe('KeyRing: when it notices a key another process added', () => {
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'results-api-keyring-'));
     clock = new ManualClock(START);
-    store = new SqliteStore(join(dir, 'keys.db'), clock);
-    await store.migrate();
+    store = await openSqliteStore(join(dir, 'keys.db'), clock);
+    await store.database.migrate();
     changes = { count: 0, current: () => changes.count };
-    ring = new KeyRing(store, clock, TTL_MS, { refreshIntervalMs: REFRESH_MS, changes });
+    ring = new KeyRing(store.signingKeys, clock, TTL_MS, { refreshIntervalMs: REFRESH_MS, changes });
     await ring.init();
   });
   afterEach(async () => {
-    await store.close();
+    await store.database.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
   /** Adds a key behind the ring's back, as a CLI command in another process does. */
   async function addKeyElsewhere(): Promise<string> {
     const key = await generateSigningKey(clock.now());
-    await store.addSigningKey(key, { actor: 'test' });
+    await store.signingKeys.add(key, { actor: 'test' });
     return key.kid;
   }
 
@@ -66,8 +67,8 @@ describe('KeyRing: when it notices a key another process added', () => {
 
   it('does not reload while nothing changed', async () => {
     let reads = 0;
-    const listSigningKeys = store.listSigningKeys.bind(store);
-    store.listSigningKeys = () => (reads++, listSigningKeys());
+    const listSigningKeys = store.signingKeys.list.bind(store.signingKeys);
+    store.signingKeys.list = () => (reads++, listSigningKeys());
     for (let i = 0; i < 5; i++) await ring.currentSigningKey();
     await ring.jwks();
     expect(reads).toBe(0);

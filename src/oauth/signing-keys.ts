@@ -1,7 +1,8 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, type JWK } from 'jose';
 import type { Clock } from '../clock.js';
-import type { Actor, SigningKey, Store } from '../store/store.js';
+import type { SigningKeyRepository } from '../store/signing-keys.js';
+import type { Actor, SigningKey } from '../store/store.js';
 
 export interface LoadedKey {
   kid: string;
@@ -35,9 +36,9 @@ export function publishedUntil(key: { retiredAt: number | null }, tokenTtlMs: nu
 }
 
 /** Adds a new signing key; the previous one is retired but stays published (see KeyRing). */
-export async function rotateSigningKey(store: Store, clock: Clock, by: Actor): Promise<string> {
+export async function rotateSigningKey(signingKeys: SigningKeyRepository, clock: Clock, by: Actor): Promise<string> {
   const key = await generateSigningKey(clock.now());
-  await store.addSigningKey(key, by);
+  await signingKeys.add(key, by);
   return key.kid;
 }
 
@@ -64,7 +65,7 @@ export class KeyRing {
   private readonly changes: ChangeCounter | undefined;
 
   constructor(
-    private readonly store: Store,
+    private readonly signingKeys: SigningKeyRepository,
     private readonly clock: Clock,
     /** Tokens live this long, so a retired key is published at least this long after retiring. */
     private readonly tokenTtlMs: number,
@@ -76,10 +77,10 @@ export class KeyRing {
 
   /** Loads the keys, creating the first one if the database has none. */
   async init(): Promise<void> {
-    if ((await this.store.listSigningKeys()).length === 0) {
+    if ((await this.signingKeys.list()).length === 0) {
       const key = await generateSigningKey(this.clock.now());
       // Two processes may start at once on an empty database; adding twice is harmless.
-      await this.store.addSigningKey(key, { actor: 'system' });
+      await this.signingKeys.add(key, { actor: 'system' });
     }
     await this.reload();
   }
@@ -89,7 +90,7 @@ export class KeyRing {
       try {
         // Read before the query: a change committed during the load makes the next call reload again.
         const epoch = this.changes?.current();
-        const rows = await this.store.listSigningKeys();
+        const rows = await this.signingKeys.list();
         const next = new Map<string, LoadedKey>();
         for (const row of rows) {
           // Reuse the parsed key, but take its state from the store: a key loaded while active

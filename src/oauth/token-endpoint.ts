@@ -79,7 +79,7 @@ export function registerTokenEndpoint(app: FastifyInstance, server: Authorizatio
       const { token, reused } = await issueOrReuseAccessToken(client.clientId, scopes);
       const now = deps.clock.now();
       if (client.lastUsedAt === null || now - client.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
-        await deps.store.recordClientUse(client.clientId, now);
+        await deps.store.credentials.recordClientUse(client.clientId, now);
       }
       const serverLabel = { server: server.form === 'A' ? 'default' : 'custom' };
       if (reused) deps.metrics.tokensReused.inc(serverLabel);

@@ -35,15 +35,18 @@ export class Metrics {
     labelNames: ['kind', 'reason'] as const,
     registers: [this.registry],
   });
+  readonly changesHeard = new Counter({
+    name: 'changes_heard_total',
+    help: 'Committed changes announced by any process (this one included), each of which emptied this process\'s caches, by topic.',
+    labelNames: ['topic'] as const,
+    registers: [this.registry],
+  });
   readonly rateLimitRejections = new Counter({
     name: 'rate_limit_rejections_total',
     help: 'Requests refused with 429, by limit.',
     labelNames: ['limit'] as const,
     registers: [this.registry],
   });
-
-  /** The exposition served at /metrics: this process's registry, or (in a cluster) all workers'. */
-  exposition: () => Promise<string> = () => this.registry.metrics();
 
   constructor(poolStats?: () => PoolStats | undefined) {
     collectDefaultMetrics({ register: this.registry });
@@ -65,7 +68,10 @@ export class Metrics {
   }
 }
 
-/** Times every request and serves the registry at /metrics. */
+/**
+ * Times every request. The registry is served by the operations listener (metrics-listener.ts),
+ * never by this app: the public port must not tell why an authentication failed.
+ */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onResponse', (request, reply, done) => {
     metrics.requestDuration.observe(
@@ -73,9 +79,5 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
       reply.elapsedTime / 1000,
     );
     done();
-  });
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-    reply.header('cache-control', 'no-store').type(metrics.registry.contentType);
-    return metrics.exposition();
   });
 }

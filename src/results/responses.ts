@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { READ_SCOPES, problemType, type ProblemCode } from '../errors.js';
+import { problemType, type ProblemCode } from '../errors.js';
+import { READ_SCOPES } from '../oauth/scope-names.js';
 import { BEARER_REALM } from '../http/error-handler.js';
 import { cacheControlHeader, jsonResponse, responseHeader, retryAfterHeader, type ResponseHeaders } from '../http/response-headers.js';
 import { Problem } from './schemas.js';
@@ -91,7 +92,7 @@ export function apiResponses(ok: { description: string; schema: TSchema }, optio
       403,
       ['insufficient-scope'],
       'The token is valid but grants no read scope (error="insufficient_scope").',
-      wwwAuthenticate(true, `Bearer realm="${BEARER_REALM}", error="insufficient_scope", scope="${READ_SCOPES}"`),
+      wwwAuthenticate(true, `Bearer realm="${BEARER_REALM}", error="insufficient_scope", scope="${READ_SCOPES.join(' ')}"`),
     ),
     ...(options.notFound ? { 404: problemResponse(404, ['not-found'], options.notFound) } : {}),
     429: problemResponse(

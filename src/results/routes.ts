@@ -73,7 +73,7 @@ export function registerResultsRoutes(scope: FastifyInstance, deps: { store: Sto
         },
       },
       async (request) => {
-        const workspaces = await deps.store.listWorkspacesForMember(request.caller.email);
+        const workspaces = await deps.store.directory.listWorkspacesForMember(request.caller.email);
         return { workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, createdAt: isoTime(w.createdAt) })) };
       },
     );
@@ -95,12 +95,12 @@ export function registerResultsRoutes(scope: FastifyInstance, deps: { store: Sto
       },
       async (request) => {
         const workspaceId = request.params.workspaceId.toLowerCase();
-        const workspace = await deps.store.getWorkspace(workspaceId);
+        const workspace = await deps.store.directory.getWorkspace(workspaceId);
         // Same answer for a missing workspace and another team's, so existence does not leak.
-        if (!workspace || !(await deps.store.isMember(workspaceId, request.caller.email))) {
+        if (!workspace || !(await deps.store.directory.isMember(workspaceId, request.caller.email))) {
           throw apiErrors.workspaceNotFound(`workspace ${workspaceId} missing or caller not a member`);
         }
-        const tests = await deps.store.listTests(workspaceId);
+        const tests = await deps.store.directory.listTests(workspaceId);
         return {
           id: workspace.id,
           name: workspace.name,

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { FreshCache, type ChangeWatcher } from '../changes/fresh-cache.js';
-import type { Session, SessionKey, Store } from '../store/store.js';
+import type { SessionRepository } from '../store/sessions.js';
+import type { Session, SessionKey } from '../store/store.js';
 import { OFFSET_MAX } from './schemas.js';
 
 /** One anchor per this many sessions: a deep page skips fewer than this many rows. */
@@ -23,7 +24,7 @@ export class SessionPageReader {
   private readonly bodies: FreshCache<string>;
 
   constructor(
-    private readonly store: Store,
+    private readonly sessions: Pick<SessionRepository, 'listSessions' | 'listSessionKeys'>,
     watcher: ChangeWatcher,
     clock: Clock,
   ) {
@@ -37,13 +38,13 @@ export class SessionPageReader {
   }
 
   async read(testId: string, offset: number, limit: number): Promise<Session[]> {
-    if (offset < ANCHOR_EVERY) return this.store.listSessions(testId, offset, limit);
+    if (offset < ANCHOR_EVERY) return this.sessions.listSessions(testId, offset, limit);
     const anchors = await this.anchors.get(testId, () =>
-      this.store.listSessionKeys(testId, ANCHOR_EVERY, OFFSET_MAX + ANCHOR_EVERY),
+      this.sessions.listSessionKeys(testId, ANCHOR_EVERY, OFFSET_MAX + ANCHOR_EVERY),
     );
     const k = Math.min(Math.floor(offset / ANCHOR_EVERY), anchors.length);
-    if (k === 0) return this.store.listSessions(testId, offset, limit);
+    if (k === 0) return this.sessions.listSessions(testId, offset, limit);
     // anchors[k - 1] is the session at position k·ANCHOR_EVERY − 1; the page starts past it.
-    return this.store.listSessions(testId, offset - k * ANCHOR_EVERY, limit, anchors[k - 1]);
+    return this.sessions.listSessions(testId, offset - k * ANCHOR_EVERY, limit, anchors[k - 1]);
   }
 }

@@ -3,22 +3,32 @@ import type { Config } from '../config.js';
 import { MemoryRateLimiter } from '../http/rate-limiter.js';
 import { systemClock } from '../clock.js';
 import { openRuntime } from '../runtime.js';
-import { servePrimaryIpc } from './cluster-ipc.js';
+import { listenForMetrics } from '../ops/metrics-listener.js';
+import { clusterMetrics, serveRateLimits } from './cluster-ipc.js';
 
 const RESTART_DELAY_MS = 1000;
 
 /**
  * The primary of `serve --workers N`: prepares the database once (migrations, first signing
  * key, the custom server's id) so workers never race on it, forks the workers (which share
- * the port), restarts any that dies, and on SIGTERM/SIGINT lets each finish its requests.
+ * the port), restarts any that dies, and on SIGTERM/SIGINT lets each finish its requests. It
+ * owns the metrics listener and answers each scrape with every worker's metrics added up.
  */
 export async function runCluster(config: Config, workers: number): Promise<void> {
   const prepared = await openRuntime(config);
   await prepared.close();
 
-  if (!config.redisUrl) servePrimaryIpc(new MemoryRateLimiter(systemClock));
-  const log = (msg: string, extra: Record<string, unknown> = {}) =>
-    process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, msg, ...extra })}\n`);
+  if (!config.redisUrl) serveRateLimits(new MemoryRateLimiter(systemClock));
+  const log = (msg: string, extra: Record<string, unknown> = {}, level = 30) =>
+    process.stdout.write(`${JSON.stringify({ level, time: Date.now(), pid: process.pid, msg, ...extra })}\n`);
+  // Listening before the workers start, so a taken METRICS_PORT stops the start-up at once.
+  const metricsListener = config.metrics
+    ? await listenForMetrics(
+        config.metrics,
+        clusterMetrics((workerPids) => log('workers did not send their metrics in time; scrape answered without them', { workerPids }, 40)),
+      )
+    : undefined;
+  if (metricsListener) log(`metrics served on ${metricsListener.address}/metrics`, { metricsAddress: metricsListener.address });
 
   let stopping = false;
   const fork = (): Worker => cluster.fork();

@@ -1,23 +1,39 @@
 import cluster from 'node:cluster';
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
+import { systemClock } from '../clock.js';
+import { MemoryRateLimiter } from '../http/rate-limiter.js';
 import { Metrics } from '../ops/metrics.js';
+import { listenForMetrics, type MetricsListener } from '../ops/metrics-listener.js';
 import { openRuntime } from '../runtime.js';
-import { PrimaryRateLimiter, clusterMetricsSource } from './cluster-ipc.js';
+import { PrimaryRateLimiter, answerMetricsRequests } from './cluster-ipc.js';
 
 /**
  * One server process: open the runtime, build the app, listen, and on SIGTERM or SIGINT stop
- * accepting, finish the requests in flight, close the pools, exit 0. In a cluster worker
- * without Redis, rate limits and metrics go through the primary.
+ * accepting, finish the requests in flight, close the pools, exit 0. Alone, it serves its own
+ * metrics on the operations listener; as a cluster worker, the primary does (asking each
+ * worker), and without Redis rate limits go through the primary.
  */
 export async function runServer(config: Config): Promise<void> {
   const inCluster = cluster.isWorker;
-  const runtime = await openRuntime(config, inCluster && !config.redisUrl ? { rateLimiter: new PrimaryRateLimiter() } : {});
-  const metrics = new Metrics(() => runtime.store.poolStats?.());
-  if (inCluster) metrics.exposition = clusterMetricsSource(metrics.registry);
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  const rateLimiter =
+    inCluster && !config.redisUrl
+      ? new PrimaryRateLimiter(new MemoryRateLimiter(systemClock), (err) =>
+          app?.log.warn({ reason: err.message }, 'the cluster primary did not answer; rate limits counted by this worker until it does'),
+        )
+      : undefined;
+  const runtime = await openRuntime(config, rateLimiter ? { rateLimiter } : {});
+  const metrics = new Metrics(() => runtime.store.database.poolStats?.());
+  if (inCluster) answerMetricsRequests(metrics.registry);
+  runtime.feed.subscribe((change) => metrics.changesHeard.inc({ topic: change.topic }));
+  let metricsListener: MetricsListener | undefined;
   try {
     app = await buildApp({ ...runtime, metrics });
+    if (!inCluster && config.metrics) {
+      metricsListener = await listenForMetrics(config.metrics, () => metrics.registry.metrics());
+      app.log.info({ metricsAddress: metricsListener.address }, `metrics served on ${metricsListener.address}/metrics`);
+    }
     const address = await app.listen({ host: config.host, port: config.port });
     const authorizationServerId = runtime.servers.custom.id;
     app.log.info(
@@ -25,6 +41,7 @@ export async function runServer(config: Config): Promise<void> {
       `results-api listening on ${address}: auth_url ${config.authUrl} (servers default and ${authorizationServerId}), base_url ${config.baseUrl}`,
     );
   } catch (err) {
+    await metricsListener?.close();
     await app?.close();
     await runtime.close();
     throw err;
@@ -44,6 +61,7 @@ export async function runServer(config: Config): Promise<void> {
     void (async () => {
       try {
         await server.close();
+        await metricsListener?.close();
         await runtime.close();
       } catch (err) {
         process.stderr.write(`error: shutdown failed: ${(err as Error).message}\n`);

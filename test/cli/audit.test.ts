@@ -33,10 +33,10 @@ describe('results-api audit', () => {
     clientId = issued.clientId;
     const rt = await openRuntime(loadConfig({ DATABASE_URL: cli.databaseUrl, LOG_LEVEL: 'silent' }));
     try {
-      const stored = (await rt.store.findClientForAuth(clientId))!.secrets.map((s) => s.hash);
+      const stored = (await rt.store.credentials.findClientForAuth(clientId))!.secrets.map((s) => s.hash);
       expect(stored.sort()).toEqual([issued.clientSecret, rotated.clientSecret].map((s) => rt.hasher.hash(s)).sort());
       secretMaterial.push(issued.clientSecret, rotated.clientSecret, ...stored);
-      secretMaterial.push(...(await rt.store.listSigningKeys()).map((k) => k.privateKeyPem.split('\n')[1]!));
+      secretMaterial.push(...(await rt.store.signingKeys.list()).map((k) => k.privateKeyPem.split('\n')[1]!));
     } finally {
       await rt.close();
     }
@@ -66,7 +66,7 @@ describe('results-api audit', () => {
     expect(events.map((e) => e.id)).toEqual([...events.map((e) => e.id)].sort((a, b) => a - b));
     expect(events.map((e) => e.at)).toEqual([...events.map((e) => e.at)].sort());
     expect(events[2]!.details).toEqual({ email: 'ada@example.com' });
-    expect(events[3]!.details).toEqual({ previousSecretExpiresAt: expect.any(Number) });
+    expect(events[3]!.details).toEqual({ previousSecretExpiresAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/) });
   });
 
   it('prints a table with columns at, actor, action, subject, details', async () => {
@@ -91,6 +91,31 @@ describe('results-api audit', () => {
     const events = await cli.json<EventJson[]>(['audit', '--limit', '2']);
     expect(events.map((e) => e.action)).toEqual(['credential.rotate', 'key.add']);
     expect((await cli.run(['audit', '--limit', '1'])).stdout.trimEnd().split('\n')).toHaveLength(2);
+  });
+
+  it('filters by action (or its noun), actor, subject and time; filters combine', async () => {
+    const actions = async (...args: string[]) => (await cli.json<EventJson[]>(['audit', ...args])).map((e) => e.action);
+    expect(await actions('--action', 'credential.rotate')).toEqual(['credential.rotate']);
+    expect(await actions('--action', 'credential')).toEqual(['credential.issue', 'credential.rotate']);
+    expect(await actions('--action', 'key')).toEqual(['key.add', 'key.add']);
+    expect(await actions('--actor', 'system')).toEqual(['key.add']);
+    expect(await actions('--subject', clientId)).toEqual(['credential.issue', 'credential.rotate']);
+    expect(await actions('--subject', clientId, '--action', 'credential.issue')).toEqual(['credential.issue']);
+    expect(await actions('--actor', 'cli:nobody')).toEqual([]);
+    const all = await cli.json<EventJson[]>(['audit']);
+    expect(await actions('--since', all[3]!.at)).toEqual(['credential.rotate', 'key.add']);
+    expect(await actions('--since', '10m')).toEqual(all.map((e) => e.action));
+    expect(await actions('--since', '2999-01-01T00:00:00Z')).toEqual([]);
+  });
+
+  it.each([
+    [['--action', 'credential.steal'], /^error: --action must be one of user\.create, .*, or one of their nouns \(user, credential, /],
+    [['--since', 'yesterday'], /^error: --since must be an ISO 8601 time such as 2026-11-23T09:00:00Z, or a time ago such as 30m, 24h or 7d \(got "yesterday"\)/],
+    [['--since', '2026-13-45T00:00:00Z'], /^error: --since must be an ISO 8601 time/],
+  ])('refuses %j with exit 2', async (args, message) => {
+    const result = await cli.run(['audit', ...args]);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toMatch(message);
   });
 
   it('never shows a secret, a secret hash or a private key', async () => {

@@ -45,7 +45,7 @@ describe('results-api credentials rotate / retire-previous', () => {
     cli = cliSandbox();
     cli.env.SECRET_ROTATION_GRACE_SECONDS = '3600';
     rt = await openRuntime(loadConfig({ DATABASE_URL: cli.databaseUrl, LOG_LEVEL: 'silent' }));
-    clients = await seedClients(rt, 4);
+    clients = await seedClients(rt, 5);
   });
   afterAll(async () => {
     await rt?.close();
@@ -53,7 +53,7 @@ describe('results-api credentials rotate / retire-previous', () => {
   });
 
   const activeSecrets = async (clientId: string): Promise<number | undefined> =>
-    (await rt.store.listCredentials()).find((c) => c.clientId === clientId)?.activeSecrets;
+    (await rt.store.credentials.listCredentials()).find((c) => c.clientId === clientId)?.activeSecrets;
 
   it('rotate prints the new secret once, as issue does, and when the previous one stops working', async () => {
     const { clientId } = clients[0]!;
@@ -73,8 +73,8 @@ describe('results-api credentials rotate / retire-previous', () => {
     expect(until?.[1]).toMatch(ISO);
     expect(until?.[2]).toBe(clientId);
     // The time the store was told, as the audit log recorded it.
-    const [event] = await rt.store.listAudit({ limit: 1 });
-    expect(event).toMatchObject({ action: 'credential.rotate', details: { previousSecretExpiresAt: Date.parse(until![1]!) } });
+    const [event] = await rt.store.audit.list({ limit: 1 });
+    expect(event).toMatchObject({ action: 'credential.rotate', details: { previousSecretExpiresAt: until![1] } });
     expect(lines.slice(6)).toEqual([SHOWN_ONCE, '']);
     expect(lines[3]!.split(' ').at(-1)).not.toBe(clients[0]!.clientSecret);
     expect(await activeSecrets(clientId)).toBe(2);
@@ -129,9 +129,9 @@ describe('results-api credentials rotate / retire-previous', () => {
 
   describe('bad input: exit non-zero, print one error line, change nothing', () => {
     const state = async () => ({
-      credentials: await rt.store.listCredentials(),
-      secrets: await Promise.all(clients.map((c) => rt.store.findClientForAuth(c.clientId))),
-      audit: await rt.store.listAudit({ limit: 100_000 }),
+      credentials: await rt.store.credentials.listCredentials(),
+      secrets: await Promise.all(clients.map((c) => rt.store.credentials.findClientForAuth(c.clientId))),
+      audit: await rt.store.audit.list({ limit: 100_000 }),
     });
 
     beforeAll(async () => {
@@ -150,6 +150,18 @@ describe('results-api credentials rotate / retire-previous', () => {
       const result = await cli.run(['credentials', ...args]);
       expect(result).toMatchObject({ code, stdout: '' });
       expect(result.stderr.split('\n')[0]).toBe(message);
+      expect(await state()).toEqual(before);
+    });
+
+    it('a second rotate while the previous secret is in grace: refused, naming both secrets and the way out', async () => {
+      const { clientId } = clients[4]!;
+      await cli.json(['credentials', 'rotate', '--client-id', clientId]);
+      const before = await state();
+      const result = await cli.run(['credentials', 'rotate', '--client-id', clientId]);
+      expect(result).toMatchObject({ code: 1, stdout: '' });
+      expect(result.stderr).toMatch(new RegExp(`^error: credential ${clientId} already has two live secrets: the current one \\(issued \\S+Z\\) and the previous one \\(issued \\S+Z, promised until \\S+Z\\)`));
+      expect(result.stderr).toContain(`results-api credentials retire-previous --client-id ${clientId}`);
+      expect(result.stderr).toContain('--retire-previous-now');
       expect(await state()).toEqual(before);
     });
 

@@ -28,7 +28,7 @@ const plus = (iso: string, ms: number): string => new Date(Date.parse(iso) + ms)
 async function privateKeyBodies(cli: CliSandbox): Promise<string[]> {
   const rt = await openRuntime(loadConfig({ DATABASE_URL: cli.databaseUrl, LOG_LEVEL: 'silent' }));
   try {
-    return (await rt.store.listSigningKeys()).map((k) => k.privateKeyPem.split('\n')[1]!);
+    return (await rt.store.signingKeys.list()).map((k) => k.privateKeyPem.split('\n')[1]!);
   } finally {
     await rt.close();
   }
@@ -136,7 +136,7 @@ describe('results-api keys list: a key retired longer than a token lifetime ago'
     try {
       const first = rt.keys.signingKey().kid;
       clock.advance(HOUR);
-      kids = { first, second: await rotateSigningKey(rt.store, clock, { actor: 'test' }) };
+      kids = { first, second: await rotateSigningKey(rt.store.signingKeys, clock, { actor: 'test' }) };
     } finally {
       await rt.close();
     }

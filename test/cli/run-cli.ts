@@ -43,6 +43,8 @@ export function cliSandbox(): CliSandbox {
     HOME: process.env.HOME ?? dir,
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: 'silent',
+    // `serve` would otherwise take the fixed default 9464, which parallel tests would share.
+    METRICS_PORT: '0',
   };
   const run = (args: string[], extraEnv: Record<string, string> = {}) => runCli(args, { ...env, ...extraEnv }, dir);
   return {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_PATH, cliSandbox, type CliSandbox } from './run-cli.js';
@@ -18,10 +19,10 @@ describe('results-api serve', () => {
   let stderr = '';
 
   /** Starts `serve` on a free port and resolves with its "listening" log line. */
-  function startServe(env: Record<string, string>): Promise<ReadyLine> {
+  function startServe(env: Record<string, string>, args: string[] = []): Promise<ReadyLine> {
     stdout = '';
     stderr = '';
-    const proc = spawn(process.execPath, [CLI_PATH, 'serve'], { env: { ...cli.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [CLI_PATH, 'serve', ...args], { env: { ...cli.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
     proc.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     return new Promise((resolve, reject) => {
@@ -90,11 +91,25 @@ describe('results-api serve', () => {
     [{ PORT: 'abc' }, 'error: PORT must be an integer from 0 to 65535 (got "abc")\n'],
     [{ PORT: '70000' }, 'error: PORT must be an integer from 0 to 65535 (got 70000)\n'],
     [{ DATABASE_URL: 'mysql://db/results' }, 'error: DATABASE_URL must be sqlite:<path> or postgres://... (got "mysql://db/results")\n'],
+    [{ METRICS_PORT: 'x' }, 'error: METRICS_PORT must be an integer from 0 to 65535 (got "x")\n'],
     [{ LOG_LEVEL: 'loud' }, 'error: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")\n'],
   ])('exits 2 with one clear line and no stack trace on a bad setting %j', async (env, message) => {
     startServe(env).catch(() => {});
     expect(await exited()).toEqual({ code: 2, signal: null });
     expect(stderr).toBe(message);
     expect(stdout).toBe('');
+  });
+
+  it.each([['1'], ['2']])('with --workers %s, a METRICS_PORT already taken stops the start with one clear line', async (workers) => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      startServe({ PORT: '0', LOG_LEVEL: 'info', METRICS_PORT: String(port) }, ['--workers', workers]).catch(() => {});
+      expect(await exited()).toEqual({ code: 1, signal: null });
+      expect(stderr).toBe(`error: cannot serve metrics on 127.0.0.1:${port} (METRICS_HOST, METRICS_PORT): EADDRINUSE\n`);
+    } finally {
+      taken.close();
+    }
   });
 });

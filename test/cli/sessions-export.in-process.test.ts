@@ -42,7 +42,7 @@ describe('exportSessions: progress and an all-or-nothing output file', () => {
     // The credential is revoked while the export runs: the second page is refused, and so is a new token.
     const client = clientFor(t, s, 'A', {
       fetch: async (input, init) => {
-        if (!input.includes('/v1/token') && ++apiRequests === 2) await t.runtime.store.revokeCredential(s.clientId, storeActor);
+        if (!input.includes('/v1/token') && ++apiRequests === 2) await t.runtime.store.credentials.revokeCredential(s.clientId, storeActor);
         return fetch(input, init);
       },
     });

@@ -4,7 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSessionFile } from '../../src/results/parse-session-file.js';
+import { parseSessionFile } from '../../src/imports/parse-session-file.js';
 import { rendered, seed, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { CLI_PATH, runCli, type CliResult } from './run-cli.js';

@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/clock.js';
-import { openStore } from '../../src/store/open-store.js';
-import type { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openStoreAt } from '../helpers/stores.js';
+import BetterSqlite3 from 'better-sqlite3';
 import { describeIfPostgres, dropSchemas, uniqueSchemaName } from '../helpers/postgres.js';
 import { CLI_PATH, cliSandbox, runCli, type CliResult, type CliSandbox } from './run-cli.js';
 
@@ -38,15 +37,15 @@ function writeSessions(path: string, count: number, status: (n: number) => strin
 
 /** What a reader sees of the test: every session, the stored count, and how many audit events exist. */
 async function snapshot(databaseUrl: string) {
-  const store = await openStore(databaseUrl, systemClock);
+  const store = await openStoreAt(databaseUrl);
   try {
     return {
-      sessions: await store.listSessions(TEST_ID, 0, BIG + 1),
-      sessionCount: (await store.getTest(TEST_ID))?.sessionCount,
-      auditEvents: (await store.listAudit({ limit: 10_000 })).length,
+      sessions: await store.sessions.listSessions(TEST_ID, 0, BIG + 1),
+      sessionCount: (await store.directory.getTest(TEST_ID))?.sessionCount,
+      auditEvents: (await store.audit.list({ limit: 10_000 })).length,
     };
   } finally {
-    await store.close();
+    await store.database.close();
   }
 }
 
@@ -109,15 +108,15 @@ describe('sessions import killed mid-way (SQLite)', () => {
     expect(killed.signal).toBe('SIGKILL');
 
     expect(await snapshot(cli.databaseUrl)).toEqual(before);
-    const store = (await openStore(cli.databaseUrl, systemClock)) as SqliteStore;
+    const db = new BetterSqlite3(cli.databaseUrl.slice('sqlite:'.length));
     try {
-      expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       // The import may have dropped the sessionId index inside its transaction: it is back.
-      expect(store.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'sessions_by_id'").pluck().get()).toBe(
+      expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'sessions_by_id'").pluck().get()).toBe(
         'CREATE UNIQUE INDEX sessions_by_id ON sessions (session_id)',
       );
     } finally {
-      await store.close();
+      db.close();
     }
 
     expect(await cli.json(['sessions', 'import', '--test', TEST_ID, big])).toEqual({
@@ -158,12 +157,13 @@ await describeIfPostgres('sessions import killed mid-way (PostgreSQL)', (postgre
     cli?.cleanup();
   });
 
-  /** Whether the import's connection is inside its transaction, upserting sessions. */
+  /** Whether the import's connection is inside its transaction, copying or upserting sessions. */
   const upserting = async () =>
     (
       await admin.query(
         `SELECT 1 FROM pg_stat_activity
-          WHERE application_name = $1 AND xact_start IS NOT NULL AND query LIKE 'INSERT INTO sessions%'`,
+          WHERE application_name = $1 AND xact_start IS NOT NULL AND state = 'active'
+            AND (query LIKE 'COPY session_import%' OR query LIKE '%INSERT INTO sessions%')`,
         [applicationName],
       )
     ).rowCount! > 0;

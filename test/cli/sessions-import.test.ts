@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/clock.js';
-import { openStore } from '../../src/store/open-store.js';
+import { openStoreAt } from '../helpers/stores.js';
 import type { Session } from '../../src/store/store.js';
 import { cliSandbox, type CliSandbox } from './run-cli.js';
 
@@ -23,11 +22,11 @@ describe('results-api sessions import', () => {
 
   /** What the database holds for a test, newest first, read the way the API reads it. */
   async function storedSessions(testId: string): Promise<Session[]> {
-    const store = await openStore(cli.databaseUrl, systemClock);
+    const store = await openStoreAt(cli.databaseUrl);
     try {
-      return await store.listSessions(testId, 0, 1000);
+      return await store.sessions.listSessions(testId, 0, 1000);
     } finally {
-      await store.close();
+      await store.database.close();
     }
   }
   const sessionCount = async (testId = TEST_ID) => {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliSandbox, type CliSandbox } from './run-cli.js';
 
@@ -21,6 +21,11 @@ describe('results-api usage', () => {
     for (const noun of ['serve', 'migrate', 'demo', 'users', 'credentials', 'workspaces', 'members', 'tests', 'sessions']) {
       expect(result.stdout).toMatch(new RegExp(`^  ${noun}\\b`, 'm'));
     }
+  });
+
+  it('--version and -V print the package version and exit 0', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) expect(await cli.run([flag])).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
   it('every command takes --json (found by walking the help tree)', async () => {

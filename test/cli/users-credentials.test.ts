@@ -105,6 +105,12 @@ describe('results-api credentials', () => {
     secrets.push(match![2]!);
     expect(result.stdout).toContain('Issued a credential to ada@example.com:');
     expect(result.stdout).toContain('The client secret is shown only this once: it is not stored');
+    // What the user needs besides the secret: where to mint tokens and which server to name.
+    const serverId = /^ {2}authorization server id: (aus\w{17})$/m.exec(result.stdout)?.[1];
+    expect(serverId).toBeDefined();
+    expect(result.stdout).toContain(`  token URL (Bearer, scope studies:read): http://localhost:8080/oauth2/${serverId}/v1/token\n`);
+    expect(result.stdout).toContain('  token URL (token header, scope public_api.read): http://localhost:8080/oauth2/default/v1/token\n');
+    expect(result.stdout).toContain('  Results API: http://localhost:8080\n');
   });
 
   it('issues with --json', async () => {
@@ -114,6 +120,10 @@ describe('results-api credentials', () => {
       clientSecret: expect.stringMatching(/^[\w-]{43}$/),
       email: 'grace@example.com',
       createdAt: expect.stringMatching(ISO),
+      authorizationServerId: expect.stringMatching(/^aus\w{17}$/),
+      tokenUrl: expect.stringMatching(/^http:\/\/localhost:8080\/oauth2\/aus\w{17}\/v1\/token$/),
+      defaultTokenUrl: 'http://localhost:8080/oauth2/default/v1/token',
+      baseUrl: 'http://localhost:8080',
     });
     secrets.push(issued.clientSecret);
   });
@@ -162,8 +172,22 @@ describe('results-api credentials', () => {
     const list = await cli.json<CredentialJson[]>(['credentials', 'list']);
     expect(list[0]).toMatchObject({ clientId: ada!.clientId, status: 'revoked', activeSecrets: 0, revokedAt: expect.stringMatching(ISO) });
     expect(list[1]).toMatchObject({ status: 'active', revokedAt: null });
+    // Again: nothing to do, and it says so.
+    const again = await cli.run(['credentials', 'revoke', '--client-id', ada!.clientId]);
+    expect(again).toMatchObject({ code: 0, stdout: `${ada!.clientId} (ada@example.com) was already revoked at ${list[0]!.revokedAt}; nothing changed\n` });
+    expect(await cli.json(['credentials', 'revoke', '--client-id', ada!.clientId])).toMatchObject({ alreadyRevoked: true, revokedAt: list[0]!.revokedAt });
     // With the old one revoked, the user may hold a new one.
     expect((await cli.run(['credentials', 'issue', '--email', 'ada@example.com'])).code).toBe(0);
+  });
+
+  it('lists the credentials of one user with --email (any case)', async () => {
+    const ada = await cli.json<CredentialJson[]>(['credentials', 'list', '--email', 'ADA@example.com']);
+    expect(ada.map((c) => [c.email, c.status])).toEqual([
+      ['ada@example.com', 'revoked'],
+      ['ada@example.com', 'active'],
+    ]);
+    expect(await cli.json(['credentials', 'list', '--email', 'nobody@example.com'])).toEqual([]);
+    expect(await cli.run(['credentials', 'list', '--email', 'nope'])).toMatchObject({ code: 2, stderr: 'error: --email must be an email address (got "nope")\n' });
   });
 
   it('refuses a malformed or unknown client id', async () => {

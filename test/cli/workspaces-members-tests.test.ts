@@ -60,14 +60,24 @@ describe('results-api workspaces, members and tests', () => {
 
   describe('members', () => {
     it('adds members (human and --json)', async () => {
+      await cli.json(['users', 'create', '--email', 'ada@example.com']);
       expect(await cli.run(['members', 'add', '--workspace', WS_ID, '--email', 'Ada@Example.com'])).toMatchObject({
         code: 0,
         stdout: `added Ada@Example.com to workspace ${WS_ID}\n`,
       });
+      // No API user has this email yet: added all the same (membership is by email), with a hint.
+      expect(await cli.run(['members', 'add', '--workspace', WS_ID, '--email', 'grace@example.com'])).toMatchObject({
+        code: 0,
+        stdout:
+          `added grace@example.com to workspace ${WS_ID}\n` +
+          'note: no API user has this email yet; register one with: results-api users create --email grace@example.com\n',
+      });
+      await cli.json(['members', 'remove', '--workspace', WS_ID, '--email', 'grace@example.com']);
       expect(await cli.json(['members', 'add', '--workspace', WS_ID, '--email', 'grace@example.com'])).toEqual({
         workspaceId: WS_ID,
         email: 'grace@example.com',
         addedAt: expect.stringMatching(ISO),
+        userExists: false,
       });
     });
 

@@ -71,7 +71,7 @@ describe('sessionResults(): every session of a test across pages', () => {
         // Three newer sessions push every later session three places down.
         const newest = s.sessions[0]!.startTime;
         const fresh = [1, 2, 3].map((i) => ({ ...s.sessions[0]!, sessionId: crypto.randomUUID(), startTime: newest + i * 1000 }));
-        await t.runtime.store.importSessions(s.testId, fresh, { actor: 'test' });
+        await t.runtime.store.sessions.importSessions(s.testId, fresh, { actor: 'test' });
       }
     }
     expect(new Set(ids).size).toBe(ids.length);

@@ -22,7 +22,7 @@ describe('the access token: cached, renewed before expiry, minted once, re-minte
   /** Revokes a token the way RFC 7009 revocation does, through the store. */
   const revoke = (token: string) => {
     const { jti, exp } = decodeJws(token).payload as { jti: string; exp: number };
-    return t.runtime.store.revokeAccessToken(jti, exp * 1000, storeActor);
+    return t.runtime.store.revocations.revoke(jti, exp * 1000, storeActor);
   };
 
   it('renews the token a minute before it expires, and the new token works', async () => {

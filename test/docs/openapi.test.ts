@@ -14,7 +14,7 @@ const COMMITTED_COPY = fileURLToPath(new URL('../../openapi.json', import.meta.u
 const UNDOCUMENTED_ROUTES = [
   /^\/openapi\.(json|yaml)$/, // the document itself
   /^\/docs(?![A-Za-z0-9])/, // the reference page and its assets
-  /^\/metrics$/, // Prometheus scrape endpoint, for operators' monitoring only
+  /^\/$/, // the server's address: a redirect to the reference page
 ];
 
 type Document = OpenAPIV3_1.Document;

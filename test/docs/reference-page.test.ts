@@ -32,8 +32,9 @@ if (!haveChromium && !IN_CI) {
 }
 
 /**
- * The page is served and driven on the port its own document names, so Swagger UI's requests
- * (token, API) go to the origin the page came from, as they do in production.
+ * The page is served on the port its own document names, but opened at another host name
+ * for it (127.0.0.1 against PUBLIC_URL's localhost), as a user following the server's first
+ * log line does: Swagger UI's requests (token, API) must go to the origin the page came from.
  */
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -60,7 +61,9 @@ describe.skipIf(!haveChromium && !IN_CI)('the API reference page in headless Chr
   beforeAll(async () => {
     if (!haveChromium) throw new Error(`Chromium not found at ${CHROMIUM}; .ci/run installs the Debian package chromium.`);
     const port = await freePort();
-    t = await startTestApp({ port, env: { PUBLIC_URL: `http://127.0.0.1:${port}` } });
+    // PUBLIC_URL names localhost, the page is opened at 127.0.0.1 (the address the server logs):
+    // every request the page makes must still reach this server, at the address it came from.
+    t = await startTestApp({ port, env: { PUBLIC_URL: `http://localhost:${port}` } });
     seeded = await seed(t.runtime, { sessions: 3 });
     profile = mkdtempSync(join(tmpdir(), 'results-api-chromium-'));
     context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
@@ -96,9 +99,10 @@ describe.skipIf(!haveChromium && !IN_CI)('the API reference page in headless Chr
   const listOperation = () =>
     page.locator('.opblock', { has: page.locator('.opblock-summary-operation-id', { hasText: /^listSessionResults$/ }) });
 
-  it('loads /docs from this server alone, shows the session-results operation, and logs no errors', async () => {
-    const response = await page.goto(`${t.url}/docs`);
+  it('loads /docs from this server alone (also from its address alone), shows the session-results operation, and logs no errors', async () => {
+    const response = await page.goto(`${t.url}/`);
     expect(response?.status()).toBe(200);
+    expect(new URL(page.url()).pathname).toMatch(/^\/docs\/?/);
     await listOperation().waitFor({ state: 'visible' });
     await expect(listOperation().locator('.opblock-summary-path').textContent()).resolves.toBe('/api/v2/sessionResults');
     await expect(page.locator('.info .title').textContent()).resolves.toContain('results-api');

@@ -65,6 +65,6 @@ describe('the response conformance check', () => {
   });
 
   it('leaves routes the document does not describe to the coverage test', () => {
-    expect(check({ routeUrl: '/metrics', status: 200 })).toEqual([]);
+    expect(check({ routeUrl: '/openapi.json', status: 200 })).toEqual([]);
   });
 });

@@ -26,15 +26,15 @@ const uniqueEmail = (): string => `user${++emailCounter}-${randomUUID().slice(0,
 export async function seedClient(runtime: Runtime, email = uniqueEmail()): Promise<SeededClient> {
   const clientId = generateClientId();
   const clientSecret = generateClientSecret();
-  await runtime.store.createUser(email, by);
-  await runtime.store.createCredential({ clientId, email, secretHash: runtime.hasher.hash(clientSecret) }, by);
+  await runtime.store.credentials.createUser(email, by);
+  await runtime.store.credentials.createCredential({ clientId, email, secretHash: runtime.hasher.hash(clientSecret) }, by);
   return { email, clientId, clientSecret };
 }
 
 /** A workspace with the given members (none by default). */
 export async function seedWorkspace(runtime: Runtime, members: string[] = [], name = 'Lab'): Promise<string> {
-  const workspace = await runtime.store.createWorkspace({ id: randomUUID(), name }, by);
-  for (const email of members) await runtime.store.addMember(workspace.id, email, by);
+  const workspace = await runtime.store.directory.createWorkspace({ id: randomUUID(), name }, by);
+  for (const email of members) await runtime.store.directory.addMember(workspace.id, email, by);
   return workspace.id;
 }
 
@@ -75,11 +75,11 @@ export async function seedTest(
   fields: { title?: string; productType?: string } = {},
 ): Promise<string> {
   const testId = randomUUID();
-  await runtime.store.createTest(
+  await runtime.store.directory.createTest(
     { id: testId, workspaceId, title: fields.title ?? 'Checkout flow', productType: fields.productType ?? 'survey' },
     by,
   );
-  if (sessions.length > 0) await runtime.store.importSessions(testId, sessions, by);
+  if (sessions.length > 0) await runtime.store.sessions.importSessions(testId, sessions, by);
   return testId;
 }
 

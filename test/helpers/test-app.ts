@@ -3,12 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { afterAll } from 'vitest';
 import { buildApp, type AppDeps } from '../../src/app.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
+import { Metrics } from '../../src/ops/metrics.js';
+import { listenForMetrics } from '../../src/ops/metrics-listener.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
 import { dropSchemas, requirePostgres, uniqueSchemaName } from './postgres.js';
 import { recordResponseConformance } from './response-conformance.js';
+import { seedClient, type SeededClient } from './seed.js';
 
 /** In the `postgres` test project: a fresh schema per app (null elsewhere, or when skipping). */
 async function postgresForThisProject(): Promise<{ url: string; drop(): Promise<void> } | null> {
@@ -30,6 +34,8 @@ export interface TestApp {
   runtime: Runtime;
   /** e.g. http://127.0.0.1:41234 */
   url: string;
+  /** The operations listener's /metrics, on its own port as in production. */
+  metricsUrl: string;
   databaseUrl: string;
   close(): Promise<void>;
 }
@@ -49,15 +55,19 @@ export async function startTestApp(
   // PUBLIC_URL is fixed before the port is known; tests use `url` to connect.
   const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1:8080', ...options.env, DATABASE_URL: databaseUrl });
   const runtime = await openRuntime(config, options.clock ? { clock: options.clock } : {});
-  const app = await buildApp({ ...runtime, logger: options.logger });
+  const metrics = new Metrics(() => runtime.store.database.poolStats?.());
+  const app = await buildApp({ ...runtime, metrics, logger: options.logger });
   const conformance = recordResponseConformance(app);
   const address = await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
+  const metricsListener = await listenForMetrics({ host: '127.0.0.1', port: 0 }, () => metrics.registry.metrics());
   return {
     app,
     runtime,
     url: address,
+    metricsUrl: `${metricsListener.address}/metrics`,
     databaseUrl,
     close: async () => {
+      await metricsListener.close();
       await app.close();
       await runtime.close();
       await postgres?.drop();
@@ -68,4 +78,16 @@ export async function startTestApp(
       }
     },
   };
+}
+
+/**
+ * The setup most suites share, called at a file's top level:
+ * `const { t, client } = await startSeededApp({ clock });` starts one app for the file with one
+ * seeded API user and credential, and closes it after the file's tests (failing them if any
+ * response broke the OpenAPI document).
+ */
+export async function startSeededApp(options: Parameters<typeof startTestApp>[0] = {}): Promise<{ t: TestApp; client: SeededClient }> {
+  const t = await startTestApp(options);
+  afterAll(() => t.close());
+  return { t, client: await seedClient(t.runtime) };
 }

@@ -107,7 +107,7 @@ describe('kid', () => {
   });
 
   it('the keys were not harmed by the injection attempts', async () => {
-    expect((await t.runtime.store.listSigningKeys()).map((k) => k.kid)).toEqual([t.runtime.keys.signingKey().kid]);
+    expect((await t.runtime.store.signingKeys.list()).map((k) => k.kid)).toEqual([t.runtime.keys.signingKey().kid]);
     await expectAccepted(await mintToken(t, client));
   });
 
@@ -200,7 +200,7 @@ describe('time and principal', () => {
     const holder = await seedClient(t.runtime);
     const tokens = [await mintToken(t, holder, 'A'), await mintToken(t, holder, 'B')];
     for (const token of tokens) await expectAccepted(token);
-    await t.runtime.store.setUserStatus(holder.email, 'disabled', storeActor);
+    await t.runtime.store.credentials.setUserStatus(holder.email, 'disabled', storeActor);
     for (const token of tokens) await expectRefused(token);
   });
 });

@@ -38,7 +38,7 @@ beforeAll(async () => {
   known = await seedClient(t.runtime);
   // Mid-rotation: two live secrets.
   rotating = await seedClient(t.runtime);
-  await t.runtime.store.addCredentialSecret(
+  await t.runtime.store.credentials.addCredentialSecret(
     { clientId: rotating.clientId, secretHash: t.runtime.hasher.hash(generateClientSecret()), retireOthersAt: Date.now() + 3_600_000 },
     { actor: 'test' },
   );

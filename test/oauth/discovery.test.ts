@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedClient, type SeededClient } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { startSeededApp } from '../helpers/test-app.js';
 import { FORM_CONTENT_TYPE, toListeningUrl } from '../helpers/token-operations.js';
 import { basicAuthorization, serverOf, type TokenForm } from '../helpers/tokens.js';
 
 /** RFC 8414 metadata: exactly what each authorization server supports, and nothing else. */
 
-let t: TestApp;
-let client: SeededClient;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  client = await seedClient(t.runtime);
-});
-afterAll(() => t.close());
+const { t, client } = await startSeededApp();
 
 const forms: TokenForm[] = ['A', 'B'];
 

@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { generateClientId, generateClientSecret } from '../../src/oauth/client-secrets.js';
-import { seedClient, storeActor, type SeededClient } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { seedClient, storeActor } from '../helpers/seed.js';
+import { startSeededApp } from '../helpers/test-app.js';
 import { INVALID_CLIENT, introspect, introspection, revoke } from '../helpers/token-operations.js';
 import { decodeJws, forgeToken, mintToken, serverOf, type ClientAuth, type TokenForm } from '../helpers/tokens.js';
 
@@ -13,14 +13,7 @@ import { decodeJws, forgeToken, mintToken, serverOf, type ClientAuth, type Token
 
 const START = Date.UTC(2026, 0, 1, 12, 0, 0, 0);
 const clock = new ManualClock(START);
-let t: TestApp;
-let client: SeededClient;
-
-beforeAll(async () => {
-  t = await startTestApp({ clock });
-  client = await seedClient(t.runtime);
-});
-afterAll(() => t.close());
+const { t, client } = await startSeededApp({ clock });
 afterEach(() => clock.set(START));
 
 const INACTIVE = { active: false };
@@ -119,13 +112,13 @@ describe('inactive: exactly {"active": false}, nothing else', () => {
   it("a revoked credential's token: the credential can no longer authenticate, and its user's new credential sees it inactive", async () => {
     const holder = await seedClient(t.runtime);
     const token = await mintToken(t, holder);
-    await t.runtime.store.revokeCredential(holder.clientId, storeActor);
+    await t.runtime.store.credentials.revokeCredential(holder.clientId, storeActor);
     const res = await introspect(t, holder, token);
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual(INVALID_CLIENT);
 
     const successor = { clientId: generateClientId(), clientSecret: generateClientSecret() };
-    await t.runtime.store.createCredential(
+    await t.runtime.store.credentials.createCredential(
       { clientId: successor.clientId, email: holder.email, secretHash: t.runtime.hasher.hash(successor.clientSecret) },
       storeActor,
     );
@@ -135,12 +128,12 @@ describe('inactive: exactly {"active": false}, nothing else', () => {
   it("a disabled user's token: the client can no longer authenticate; re-enabled, the token is active again", async () => {
     const holder = await seedClient(t.runtime);
     const token = await mintToken(t, holder);
-    await t.runtime.store.setUserStatus(holder.email, 'disabled', storeActor);
+    await t.runtime.store.credentials.setUserStatus(holder.email, 'disabled', storeActor);
     const res = await introspect(t, holder, token);
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual(INVALID_CLIENT);
     // Disabling suspends; it does not revoke. (Revoke the credential to end its tokens for good.)
-    await t.runtime.store.setUserStatus(holder.email, 'active', storeActor);
+    await t.runtime.store.credentials.setUserStatus(holder.email, 'active', storeActor);
     expect(await introspection(t, holder, token)).toMatchObject({ active: true });
   });
 });

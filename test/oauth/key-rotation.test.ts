@@ -1,10 +1,10 @@
 import type { KeyObject } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { rotateSigningKey } from '../../src/oauth/signing-keys.js';
 import { openRuntime } from '../../src/runtime.js';
-import { seedClient, storeActor, type SeededClient } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { storeActor } from '../helpers/seed.js';
+import { startSeededApp } from '../helpers/test-app.js';
 import { callApi, INVALID_TOKEN_PROBLEM, introspection } from '../helpers/token-operations.js';
 import { authHeaders, decodeJws, forgeToken, mintToken } from '../helpers/tokens.js';
 
@@ -20,14 +20,7 @@ const TTL_MS = 3600_000;
 const REFRESH_INTERVAL_MS = 10_000;
 
 const clock = new ManualClock(START);
-let t: TestApp;
-let client: SeededClient;
-
-beforeAll(async () => {
-  t = await startTestApp({ clock });
-  client = await seedClient(t.runtime);
-});
-afterAll(() => t.close());
+const { t, client } = await startSeededApp({ clock });
 // Each test starts two token lifetimes after the last: every key retired before then is
 // unpublished, so exactly one key (the active one) is published, as on a fresh server.
 beforeEach(() => clock.advance(2 * TTL_MS));
@@ -58,7 +51,7 @@ describe('rotation in the serving process', () => {
     const before = { A: await mintToken(t, client, 'A'), B: await mintToken(t, client, 'B') };
     expect(kidOf(before.A)).toBe(oldKid);
 
-    const newKid = await rotateSigningKey(t.runtime.store, clock, storeActor);
+    const newKid = await rotateSigningKey(t.runtime.store.signingKeys, clock, storeActor);
     expect(newKid).not.toBe(oldKid);
 
     for (const form of ['A', 'B'] as const) {
@@ -74,7 +67,7 @@ describe('rotation in the serving process', () => {
     const oldKid = (await t.runtime.keys.currentSigningKey()).kid;
     clock.advance(5 * 60_000);
     const retiredAt = clock.now();
-    const newKid = await rotateSigningKey(t.runtime.store, clock, storeActor);
+    const newKid = await rotateSigningKey(t.runtime.store.signingKeys, clock, storeActor);
     expect(await publishedKids()).toEqual([oldKid, newKid].sort());
 
     clock.set(retiredAt + TTL_MS - 1);
@@ -90,7 +83,7 @@ describe('rotation in the serving process', () => {
     clock.advance(5 * 60_000);
     const last = await mintToken(t, client);
     const retiredAt = clock.now();
-    await rotateSigningKey(t.runtime.store, clock, storeActor);
+    await rotateSigningKey(t.runtime.store.signingKeys, clock, storeActor);
     clock.set(retiredAt + TTL_MS - 1000);
     await expectAccepted(last);
     clock.set(retiredAt + TTL_MS);
@@ -100,7 +93,7 @@ describe('rotation in the serving process', () => {
   it('a token whose kid is no longer published is refused, even freshly dated and correctly signed', async () => {
     const old = await t.runtime.keys.currentSigningKey();
     const retiredAt = clock.now();
-    await rotateSigningKey(t.runtime.store, clock, storeActor);
+    await rotateSigningKey(t.runtime.store.signingKeys, clock, storeActor);
     clock.set(retiredAt + TTL_MS);
     // Only the holder of the retired private key could make this: it must still be refused.
     const token = await forgeToken(t, { clientId: client.clientId, key: old.privateKey, header: { kid: old.kid } });
@@ -113,10 +106,10 @@ describe('rotation in the serving process', () => {
     const first = (await t.runtime.keys.currentSigningKey()).kid;
     const firstToken = await mintToken(t, client);
     clock.advance(60_000);
-    const second = await rotateSigningKey(t.runtime.store, clock, storeActor);
+    const second = await rotateSigningKey(t.runtime.store.signingKeys, clock, storeActor);
     const secondToken = await mintToken(t, client);
     clock.advance(60_000);
-    const third = await rotateSigningKey(t.runtime.store, clock, storeActor);
+    const third = await rotateSigningKey(t.runtime.store.signingKeys, clock, storeActor);
     expect(await publishedKids()).toEqual([first, second, third].sort());
     await expectAccepted(firstToken);
     await expectAccepted(secondToken);
@@ -124,12 +117,12 @@ describe('rotation in the serving process', () => {
   });
 
   it('every rotation is in the audit log, with no key material', async () => {
-    const kid = await rotateSigningKey(t.runtime.store, clock, { actor: 'cli:operator' });
-    const events = await t.runtime.store.listAudit();
+    const kid = await rotateSigningKey(t.runtime.store.signingKeys, clock, { actor: 'cli:operator' });
+    const events = await t.runtime.store.audit.list();
     expect(events.filter((e) => e.action === 'key.add' && e.subject === kid)).toEqual([
       { id: expect.any(Number), at: clock.now(), actor: 'cli:operator', action: 'key.add', subject: kid, details: {} },
     ]);
-    const keys = await t.runtime.store.listSigningKeys();
+    const keys = await t.runtime.store.signingKeys.list();
     for (const key of keys) expect(JSON.stringify(events)).not.toContain(key.privateKeyPem.split('\n')[1]);
   });
 });
@@ -138,7 +131,7 @@ describe('rotation by another process (the CLI) on the same database', () => {
   async function rotateElsewhere(): Promise<{ kid: string; privateKey: KeyObject }> {
     const cli = await openRuntime(t.runtime.config, { clock });
     try {
-      const kid = await rotateSigningKey(cli.store, clock, { actor: 'cli' });
+      const kid = await rotateSigningKey(cli.store.signingKeys, clock, { actor: 'cli' });
       await cli.keys.reload();
       return { kid, privateKey: cli.keys.signingKey().privateKey };
     } finally {

@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { openRuntime } from '../../src/runtime.js';
-import { seedClient, storeActor, type SeededClient } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { seedClient, storeActor } from '../helpers/seed.js';
+import { startSeededApp } from '../helpers/test-app.js';
 import { callApi, INVALID_CLIENT, INVALID_TOKEN_PROBLEM, introspection, revoke } from '../helpers/token-operations.js';
 import { authHeaders, decodeJws, mintToken, type ClientAuth, type TokenForm } from '../helpers/tokens.js';
 
@@ -14,14 +14,7 @@ import { authHeaders, decodeJws, mintToken, type ClientAuth, type TokenForm } fr
 
 const START = Date.UTC(2026, 0, 1, 12, 0, 0, 0);
 const clock = new ManualClock(START);
-let t: TestApp;
-let client: SeededClient;
-
-beforeAll(async () => {
-  t = await startTestApp({ clock });
-  client = await seedClient(t.runtime);
-});
-afterAll(() => t.close());
+const { t, client } = await startSeededApp({ clock });
 afterEach(() => clock.set(START));
 
 /** TOKEN_REUSE_SECONDS' default. */
@@ -122,9 +115,9 @@ describe('what is not revoked', () => {
   it('an expired token is 200 and nothing is recorded', async () => {
     const token = await mintToken(t, client);
     clock.advance(3600_000);
-    const before = (await t.runtime.store.listAudit()).length;
+    const before = (await t.runtime.store.audit.list()).length;
     expect((await revoke(t, client, token)).status).toBe(200);
-    expect((await t.runtime.store.listAudit()).length).toBe(before);
+    expect((await t.runtime.store.audit.list()).length).toBe(before);
   });
 
   it("another client's valid token is 400 invalid_request, and the token keeps working", async () => {
@@ -156,7 +149,7 @@ describe('the audit log and the denylist', () => {
   it('records who revoked which jti, and never the token or a secret', async () => {
     const token = await mintToken(t, client);
     await revoke(t, client, token, { auth: 'basic' });
-    const events = await t.runtime.store.listAudit();
+    const events = await t.runtime.store.audit.list();
     expect(events.filter((e) => e.action === 'token.revoke' && e.subject === jtiOf(token))).toEqual([
       { id: expect.any(Number), at: START, actor: `client:${client.clientId}`, action: 'token.revoke', subject: jtiOf(token), details: {} },
     ]);
@@ -171,8 +164,8 @@ describe('the audit log and the denylist', () => {
     const jti = jtiOf(token);
     await revoke(t, client, token);
     const exp = (decodeJws(token).payload.exp as number) * 1000;
-    expect(await t.runtime.store.isAccessTokenRevoked(jti, exp - 1)).toBe(true);
-    expect(await t.runtime.store.isAccessTokenRevoked(jti, exp)).toBe(false);
+    expect(await t.runtime.store.revocations.isRevoked(jti, exp - 1)).toBe(true);
+    expect(await t.runtime.store.revocations.isRevoked(jti, exp)).toBe(false);
 
     clock.set(exp - 1000);
     expect((await callApi(t, authHeaders(token))).status).toBe(401);
@@ -204,7 +197,7 @@ describe('the audit log and the denylist', () => {
     expect((await callApi(t, authHeaders(token))).status).toBe(200);
     const cli = await openRuntime(t.runtime.config, { clock });
     try {
-      await cli.store.revokeAccessToken(jtiOf(token), (decodeJws(token).payload.exp as number) * 1000, storeActor);
+      await cli.store.revocations.revoke(jtiOf(token), (decodeJws(token).payload.exp as number) * 1000, storeActor);
     } finally {
       await cli.close();
     }

@@ -63,7 +63,7 @@ describe.each(forms)('a token of server form %s, signed with our key', (form) =>
     const revocation = await revoke(t, client, token, { form });
     expect(revocation.status).toBe(200); // RFC 7009 §2.2: an invalid token is answered 200 too
     const { jti } = decodeJws(token).payload as { jti: string };
-    expect(await t.runtime.store.isAccessTokenRevoked(jti, clock.now())).toBe(false);
+    expect(await t.runtime.store.revocations.isRevoked(jti, clock.now())).toBe(false);
   });
 
   it.each(accepted)('with %s is accepted (the control)', async (_name, claims) => {
@@ -72,7 +72,7 @@ describe.each(forms)('a token of server form %s, signed with our key', (form) =>
     expect(await (await introspect(t, client, token, { form })).json()).toMatchObject({ active: true, ...claims });
     expect((await revoke(t, client, token, { form })).status).toBe(200);
     const { jti } = decodeJws(token).payload as { jti: string };
-    expect(await t.runtime.store.isAccessTokenRevoked(jti, clock.now())).toBe(true);
+    expect(await t.runtime.store.revocations.isRevoked(jti, clock.now())).toBe(true);
   });
 });
 

@@ -140,7 +140,7 @@ describe('client authentication', () => {
         name: 'revoked credential',
         credentials: async () => {
           const revoked = await seedClient(t.runtime);
-          await t.runtime.store.revokeCredential(revoked.clientId, storeActor);
+          await t.runtime.store.credentials.revokeCredential(revoked.clientId, storeActor);
           return { id: revoked.clientId, secret: revoked.clientSecret };
         },
       },
@@ -148,7 +148,7 @@ describe('client authentication', () => {
         name: 'disabled user',
         credentials: async () => {
           const disabled = await seedClient(t.runtime);
-          await t.runtime.store.setUserStatus(disabled.email, 'disabled', storeActor);
+          await t.runtime.store.credentials.setUserStatus(disabled.email, 'disabled', storeActor);
           return { id: disabled.clientId, secret: disabled.clientSecret };
         },
       },

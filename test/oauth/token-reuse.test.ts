@@ -29,7 +29,7 @@ async function issue(t: TestApp, client: SeededClient, form: TokenForm = 'B'): P
 }
 
 const metric = async (t: TestApp, name: string): Promise<number> => {
-  const text = await (await fetch(`${t.url}/metrics`)).text();
+  const text = await (await fetch(t.metricsUrl)).text();
   return Number(new RegExp(`^${name}\\{server="custom"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
 };
 
@@ -89,7 +89,7 @@ describe('token reuse (TOKEN_REUSE_SECONDS=30, the default; lifetime 3600 s)', (
 
   it('after a key rotation, the next token is signed by the new key', async () => {
     const first = await issue(t, client);
-    const newKid = await rotateSigningKey(t.runtime.store, clock, storeActor);
+    const newKid = await rotateSigningKey(t.runtime.store.signingKeys, clock, storeActor);
     const next = await issue(t, client);
     expect(first.kid).not.toBe(newKid);
     expect(next.kid).toBe(newKid);

@@ -30,7 +30,7 @@ describe('health, readiness and metrics', () => {
 
   it('503 /readyz when the database does not answer', async () => {
     const broken = await startTestApp();
-    await broken.runtime.store.close();
+    await broken.runtime.store.database.close();
     try {
       const res = await fetch(`${broken.url}/readyz`);
       expect(res.status).toBe(503);
@@ -38,6 +38,33 @@ describe('health, readiness and metrics', () => {
     } finally {
       await broken.close();
     }
+  });
+
+  it('/metrics is not on the public port, so nobody there learns why an authentication failed', async () => {
+    await fetch(tokenUrl(t, 'A'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuthorization('0oaunknownclient', 'wrong') },
+      body: 'grant_type=client_credentials',
+    });
+    for (const path of ['/metrics', '/metrics/', '/metrics?format=json']) {
+      const res = await fetch(`${t.url}${path}`);
+      expect(res.status).toBe(404);
+      const body = await res.text();
+      expect(body).not.toContain('auth_failures_total');
+      expect(body).not.toContain('unknown_client');
+    }
+    // The operations listener has them (loopback, operators only).
+    expect(await (await fetch(t.metricsUrl)).text()).toMatch(/auth_failures_total\{kind="client",reason="unknown_client"\} 1/);
+  });
+
+  it('the operations listener serves GET /metrics and nothing else', async () => {
+    const base = t.metricsUrl.replace(/\/metrics$/, '');
+    expect((await fetch(`${base}/healthz`)).status).toBe(404);
+    expect((await fetch(`${base}/api/v2/sessionResults?testId=${s.testId}`)).status).toBe(404);
+    expect((await fetch(t.metricsUrl, { method: 'POST' })).status).toBe(404);
+    const head = await fetch(t.metricsUrl, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('cache-control')).toBe('no-store');
   });
 
   it('/metrics counts requests by route and status, tokens issued and authentication failures', async () => {
@@ -49,7 +76,7 @@ describe('health, readiness and metrics', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuthorization(s.clientId, 'wrong') },
       body: 'grant_type=client_credentials',
     });
-    const res = await fetch(`${t.url}/metrics`);
+    const res = await fetch(t.metricsUrl);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await res.text();

@@ -400,18 +400,18 @@ describe('visibility', () => {
     const list = () => get(`/api/v2/sessionResults?testId=${testId}`, authHeaders(token));
     expect((await list()).status).toBe(200);
 
-    await t.runtime.store.removeMember(workspaceId, email, storeActor);
+    await t.runtime.store.directory.removeMember(workspaceId, email, storeActor);
     const res = await list();
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual(NOT_FOUND);
 
-    await t.runtime.store.addMember(workspaceId, email.toUpperCase(), storeActor);
+    await t.runtime.store.directory.addMember(workspaceId, email.toUpperCase(), storeActor);
     expect((await list()).status).toBe(200);
   });
 
   it.each([
-    ['revoking the credential', (x: Seeded) => t.runtime.store.revokeCredential(x.clientId, storeActor)],
-    ['disabling the user', (x: Seeded) => t.runtime.store.setUserStatus(x.email, 'disabled', storeActor)],
+    ['revoking the credential', (x: Seeded) => t.runtime.store.credentials.revokeCredential(x.clientId, storeActor)],
+    ['disabling the user', (x: Seeded) => t.runtime.store.credentials.setUserStatus(x.email, 'disabled', storeActor)],
   ])('%s: the next request is 401 invalid_token', async (_name, change) => {
     const x = await seed(t.runtime, { sessions: 1 });
     const tokens = { A: await mintToken(t, x, 'A'), B: await mintToken(t, x, 'B') };

@@ -25,8 +25,8 @@ const tests = {
 async function createWorkspace(w: { id: string; name: string; createdAt: string }, members: string[]): Promise<void> {
   clock.advance(60_000);
   w.createdAt = iso();
-  await t.runtime.store.createWorkspace({ id: w.id, name: w.name }, storeActor);
-  for (const email of members) await t.runtime.store.addMember(w.id, email, storeActor);
+  await t.runtime.store.directory.createWorkspace({ id: w.id, name: w.name }, storeActor);
+  for (const email of members) await t.runtime.store.directory.addMember(w.id, email, storeActor);
 }
 
 beforeAll(async () => {
@@ -43,14 +43,14 @@ beforeAll(async () => {
   clock.advance(60_000);
   tests.checkout.createdAt = iso();
   const { checkout, onboarding } = tests;
-  await t.runtime.store.createTest(
+  await t.runtime.store.directory.createTest(
     { id: checkout.id, workspaceId: ws.lab.id, title: checkout.title, productType: checkout.productType },
     storeActor,
   );
-  await t.runtime.store.importSessions(tests.checkout.id, makeSessions(7), storeActor);
+  await t.runtime.store.sessions.importSessions(tests.checkout.id, makeSessions(7), storeActor);
   clock.advance(60_000);
   tests.onboarding.createdAt = iso();
-  await t.runtime.store.createTest(
+  await t.runtime.store.directory.createTest(
     { id: onboarding.id, workspaceId: ws.lab.id, title: onboarding.title, productType: onboarding.productType },
     storeActor,
   );
@@ -136,15 +136,15 @@ describe('membership is read at request time', () => {
   it('removing the member hides the workspace on the very next request', async () => {
     const bob = await seedClient(t.runtime);
     const id = randomUUID();
-    await t.runtime.store.createWorkspace({ id, name: 'Temporary' }, storeActor);
-    await t.runtime.store.addMember(id, bob.email, storeActor);
+    await t.runtime.store.directory.createWorkspace({ id, name: 'Temporary' }, storeActor);
+    await t.runtime.store.directory.addMember(id, bob.email, storeActor);
     const bobToken = await mintToken(t, bob, 'A');
 
     expect((await get(`/api/v1/workspaces/${id}`, authHeaders(bobToken, 'token'))).status).toBe(200);
     const listed = (await (await get('/v1/workspaces', authHeaders(bobToken, 'token'))).json()) as { workspaces: unknown[] };
     expect(listed.workspaces).toHaveLength(1);
 
-    await t.runtime.store.removeMember(id, bob.email, storeActor);
+    await t.runtime.store.directory.removeMember(id, bob.email, storeActor);
     expect((await get(`/api/v1/workspaces/${id}`, authHeaders(bobToken, 'token'))).status).toBe(404);
     expect(await (await get('/v1/workspaces', authHeaders(bobToken, 'token'))).json()).toEqual({ workspaces: [] });
   });

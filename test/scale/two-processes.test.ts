@@ -9,7 +9,14 @@ import { rotateSigningKey } from '../../src/oauth/signing-keys.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
 import { describeIfPostgres, uniqueSchemaName } from '../helpers/postgres.js';
 import { requireRedis } from '../helpers/redis.js';
-import { seed, type Seeded } from '../helpers/seed.js';
+import { AuditLog } from '../../src/store/audit-log.js';
+import { CredentialRepository } from '../../src/store/credentials.js';
+import { DirectoryRepository } from '../../src/store/directory.js';
+import { SessionRepository } from '../../src/store/sessions.js';
+import { SettingsRepository } from '../../src/store/settings.js';
+import { SigningKeyRepository } from '../../src/store/signing-keys.js';
+import { TokenRevocationRepository } from '../../src/store/token-revocations.js';
+import { makeSessions, seed, type Seeded } from '../helpers/seed.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 
 const redisUrl = await requireRedis();
@@ -85,7 +92,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     const token = await getToken(a, cli, s);
     expect((await list(a, s, token)).status).toBe(200);
     expect((await list(b, s, token)).status).toBe(200);
-    await cli.store.revokeCredential(s.clientId, by);
+    await cli.store.credentials.revokeCredential(s.clientId, by);
     await withinOneSecond(async () => {
       expect((await list(a, s, token)).status).toBe(401);
       expect((await list(b, s, token)).status).toBe(401);
@@ -110,7 +117,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     const token = await getToken(b, cli, s);
     expect((await list(a, s, token)).status).toBe(200);
     expect((await list(b, s, token)).status).toBe(200);
-    await cli.store.removeMember(s.workspaceId, s.email, by);
+    await cli.store.directory.removeMember(s.workspaceId, s.email, by);
     await withinOneSecond(async () => {
       expect((await list(a, s, token)).status).toBe(404);
       expect((await list(b, s, token)).status).toBe(404);
@@ -133,7 +140,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
   it('a key rotation by the CLI is honoured by both: old tokens keep working, new tokens use the new key', async () => {
     const s = await seed(cli, { sessions: 1 });
     const before = await getToken(a, cli, s);
-    const kid = await rotateSigningKey(cli.store, cli.clock, by);
+    const kid = await rotateSigningKey(cli.store.signingKeys, cli.clock, by);
     await withinOneSecond(async () => {
       for (const server of [a, b]) {
         const token = await getToken(server, cli, s);
@@ -145,6 +152,77 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     const jwks = (await (await fetch(`${b.url}/oauth2/default/v1/keys`)).json()) as { keys: { kid: string }[] };
     expect(jwks.keys.map((k) => k.kid)).toContain(kid);
     expect(jwks.keys).toHaveLength(2);
+  });
+
+  /**
+   * Every repository method, by what it does to the other processes' caches. A method added
+   * without a place here fails the completeness check below, so none is left out by accident.
+   */
+  const repositories = {
+    credentials: CredentialRepository,
+    directory: DirectoryRepository,
+    sessions: SessionRepository,
+    signingKeys: SigningKeyRepository,
+    revocations: TokenRevocationRepository,
+    audit: AuditLog,
+    settings: SettingsRepository,
+  };
+  const readers = new Set([
+    'credentials.findUserByEmail', 'credentials.listUsers', 'credentials.listCredentials', 'credentials.findClientForAuth',
+    'credentials.findPrincipal', 'directory.listWorkspaces', 'directory.getWorkspace', 'directory.listWorkspacesForMember',
+    'directory.listMembers', 'directory.isMember', 'directory.getTest', 'directory.listTests', 'directory.findVisibleTest',
+    'sessions.listSessions', 'sessions.listSessionKeys', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
+  ]);
+  // Writes that nothing cached depends on: they announce nothing, by design.
+  const bookkeeping = new Set(['credentials.recordClientUse', 'settings.getOrSet']);
+  // Private helpers (TypeScript keeps them on the prototype).
+  const helpers = new Set(['credentials.credential', 'credentials.requireUsable', 'credentials.liveSecrets']);
+
+  it('every mutation of every repository, made by a third process, is heard by both servers', async () => {
+    const s = await seed(cli, { sessions: 1 });
+    const other = `other-${s.email}`;
+    const workspaceId = crypto.randomUUID();
+    const testId = crypto.randomUUID();
+    const clientId = `0oa${'Z'.repeat(17)}`;
+    const mutations: Record<string, { topic: string; run: () => Promise<unknown> }> = {
+      'credentials.createUser': { topic: 'access', run: () => cli.store.credentials.createUser(other, by) },
+      'credentials.setUserStatus': { topic: 'access', run: () => cli.store.credentials.setUserStatus(other, 'disabled', by) },
+      'credentials.createCredential': { topic: 'access', run: () => cli.store.credentials.createCredential({ clientId, email: other, secretHash: 'h1' }, by) },
+      'credentials.addCredentialSecret': { topic: 'access', run: () => cli.store.credentials.addCredentialSecret({ clientId, secretHash: 'h2', retireOthersAt: Date.now() + 60_000 }, by) },
+      'credentials.retirePreviousSecrets': { topic: 'access', run: () => cli.store.credentials.retirePreviousSecrets(clientId, by) },
+      'credentials.revokeCredential': { topic: 'access', run: () => cli.store.credentials.revokeCredential(clientId, by) },
+      'directory.createWorkspace': { topic: 'access', run: () => cli.store.directory.createWorkspace({ id: workspaceId, name: 'Heard' }, by) },
+      'directory.addMember': { topic: 'access', run: () => cli.store.directory.addMember(workspaceId, other, by) },
+      'directory.removeMember': { topic: 'access', run: () => cli.store.directory.removeMember(workspaceId, other, by) },
+      'directory.createTest': { topic: 'access', run: () => cli.store.directory.createTest({ id: testId, workspaceId, title: 'T', productType: 'survey' }, by) },
+      'sessions.importSessions': { topic: 'sessions', run: () => cli.store.sessions.importSessions(testId, makeSessions(2), by) },
+      'sessions.importSessionStream': { topic: 'sessions', run: () => cli.store.sessions.importSessionStream(testId, [makeSessions(3)], by) },
+      'signingKeys.add': { topic: 'keys', run: () => rotateSigningKey(cli.store.signingKeys, cli.clock, by) },
+      'revocations.revoke': { topic: 'access', run: () => cli.store.revocations.revoke(crypto.randomUUID(), Date.now() + 60_000, by) },
+    };
+
+    const methods = Object.entries(repositories).flatMap(([name, repository]) =>
+      Object.getOwnPropertyNames(repository.prototype).filter((m) => m !== 'constructor').map((m) => `${name}.${m}`),
+    );
+    const unclassified = methods.filter((m) => !(m in mutations) && !readers.has(m) && !bookkeeping.has(m) && !helpers.has(m));
+    expect(unclassified).toEqual([]);
+
+    /** How many changes of `topic` a server process has heard (its operations listener's metrics). */
+    const heard = async (server: ServerProcess, topic: string): Promise<number> => {
+      const text = await (await fetch(server.metricsUrl!)).text();
+      return Number(new RegExp(`^changes_heard_total\\{topic="${topic}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+    };
+    for (const [name, { topic, run }] of Object.entries(mutations)) {
+      const before = await Promise.all([heard(a, topic), heard(b, topic)]);
+      await run();
+      const deadline = Date.now() + 5000;
+      for (;;) {
+        const now = await Promise.all([heard(a, topic), heard(b, topic)]);
+        if (now[0] > before[0] && now[1] > before[1]) break;
+        if (Date.now() > deadline) throw new Error(`${name}: not heard by both servers (${topic}: ${before} -> ${now})`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
   });
 
   it('both processes report ready with database and Redis', async () => {

@@ -1,6 +1,27 @@
 import { availableParallelism } from 'node:os';
 import type Database from 'better-sqlite3';
-import { StoreConflictError, type ImportResult, type SessionInput } from '../store.js';
+import { conflict } from '../conflicts.js';
+import type { SessionBulkWriter } from '../sessions.js';
+import type { ImportResult, SessionInput } from '../store.js';
+import type { SqliteDatabase } from './sqlite-database.js';
+
+/**
+ * SQLite's bulk writer: stages every batch first (each step queued with the database's other
+ * writes), then writes them all inside the repository's transaction.
+ */
+export function sqliteSessionWriter(database: SqliteDatabase): SessionBulkWriter {
+  /** Names each import's staging table, so imports interleaving on the connection never share one. */
+  let serial = 0;
+  return async (testId, batches, commit) => {
+    const staging = await database.exclusive((writer) => new SqliteSessionImport(writer, testId, ++serial));
+    try {
+      for await (const batch of batches) await database.exclusive(() => staging.stage(batch));
+      return await commit(async () => staging.apply());
+    } finally {
+      await database.exclusive(() => staging.discard());
+    }
+  };
+}
 
 /**
  * An import of sessions into SQLite, in two steps:
@@ -10,7 +31,7 @@ import { StoreConflictError, type ImportResult, type SessionInput } from '../sto
  *    database, holds no transaction open between batches (the connection stays usable while
  *    the next batch is read), keeps memory bounded by the page cache, and leaves nothing
  *    behind if the process dies.
- * 2. `apply` runs inside the caller's IMMEDIATE transaction and writes everything set-wise:
+ * 2. `apply` runs inside the repository's IMMEDIATE transaction and writes everything set-wise:
  *    one join finds foreign, changed and unchanged sessions, then the new and changed rows go
  *    in, in page order. When the import is large next to what the database holds, the unique
  *    index on sessionId is dropped and rebuilt by one sort instead of taking a random insert
@@ -125,7 +146,7 @@ export class SqliteSessionImport {
       .get({ testId }) as { existing: number; foreign_count: number; unchanged: number };
     if (counts.foreign_count > 0) {
       const first = db.prepare(`SELECT s.session_id ${matches} AND x.test_id <> ? ORDER BY s.position LIMIT 1`).pluck().get(testId);
-      throw new StoreConflictError('foreign_session', `session ${String(first)} belongs to another test`);
+      throw conflict.foreignSession(String(first));
     }
     const updated = counts.existing - counts.unchanged;
     const inserted = this.staged - counts.existing;
@@ -205,7 +226,7 @@ export class SqliteSessionImport {
           insert.run(testId, r.start_time, r.session_id, r.audience_id, r.status, r.finish_time);
           result.inserted++;
         } else if (old.test_id !== testId) {
-          throw new StoreConflictError('foreign_session', `session ${r.session_id} belongs to another test`);
+          throw conflict.foreignSession(r.session_id);
         } else if (
           old.start_time !== r.start_time ||
           old.audience_id !== r.audience_id ||

@@ -1,4 +1,5 @@
-import type { Actor, ImportResult, SessionInput, Store } from '../store/store.js';
+import type { SessionRepository } from '../store/sessions.js';
+import type { Actor, ImportResult, SessionInput } from '../store/store.js';
 import { BadSessionFileError, checkSessionFile, SessionFileChecker } from './check-session-file.js';
 import type { SessionFileFormat } from './parse-session-file.js';
 import { readSessionRecords } from './session-file-stream.js';
@@ -18,12 +19,12 @@ export interface ImportFileOptions {
 /**
  * Imports a session file of any size, all or nothing, reading it once: each chunk's records
  * are checked and, while no line is bad, handed to the store as a batch. The store writes
- * nothing for good until the stream ends (Store.importSessionStream), and the stream ends in
+ * nothing for good until the stream ends (SessionRepository.importSessionStream), and the stream ends in
  * BadSessionFileError, after the whole file has been read, if any line was bad (a repeated
  * sessionId included): every bad line is then reported and nothing is imported.
  */
 export async function importSessionFile(
-  store: Pick<Store, 'importSessionStream'>,
+  sessions: Pick<SessionRepository, 'importSessionStream'>,
   testId: string,
   path: string,
   format: SessionFileFormat,
@@ -62,7 +63,7 @@ export async function importSessionFile(
   }
 
   try {
-    return await store.importSessionStream(testId, batches(), by);
+    return await sessions.importSessionStream(testId, batches(), by);
   } catch (err) {
     // The store may refuse before the whole file is read (PostgreSQL finds another test's
     // session as its batch arrives); bad lines, if there are any, are still the answer to give.

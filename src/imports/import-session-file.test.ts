@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock.js';
-import { SqliteStore } from '../store/sqlite/sqlite-store.js';
-import { StoreConflictError, type SessionInput, type Store } from '../store/store.js';
+import { openSqliteStore } from '../../test/helpers/stores.js';
+import { StoreConflictError } from '../store/conflicts.js';
+import type { Store } from '../store/open-store.js';
+import type { SessionRepository } from '../store/sessions.js';
 import { BadSessionFileError } from './check-session-file.js';
 import { importSessionFile, type ImportFileOptions } from './import-session-file.js';
 
@@ -37,34 +39,34 @@ async function refusal(promise: Promise<unknown>): Promise<BadSessionFileError> 
 }
 
 describe('importSessionFile', () => {
-  let store: SqliteStore;
+  let store: Store;
   beforeEach(async () => {
-    store = new SqliteStore(join(dir, `store-${++files}.db`), new ManualClock(Date.UTC(2026, 0, 1)));
-    await store.migrate();
-    await store.createWorkspace({ id: 'a3a7f2d4-0b7e-4a57-8f63-2f0d3c1a9e01', name: 'Lab' }, by);
-    await store.createTest({ id: TEST_ID, workspaceId: 'a3a7f2d4-0b7e-4a57-8f63-2f0d3c1a9e01', title: 'T', productType: 'survey' }, by);
-    await store.importSessions(TEST_ID, [{ sessionId: id(0), audienceId: null, status: 'OLD', startTime: 0, finishTime: null }], by);
+    store = await openSqliteStore(join(dir, `store-${++files}.db`), new ManualClock(Date.UTC(2026, 0, 1)));
+    await store.database.migrate();
+    await store.directory.createWorkspace({ id: 'a3a7f2d4-0b7e-4a57-8f63-2f0d3c1a9e01', name: 'Lab' }, by);
+    await store.directory.createTest({ id: TEST_ID, workspaceId: 'a3a7f2d4-0b7e-4a57-8f63-2f0d3c1a9e01', title: 'T', productType: 'survey' }, by);
+    await store.sessions.importSessions(TEST_ID, [{ sessionId: id(0), audienceId: null, status: 'OLD', startTime: 0, finishTime: null }], by);
   });
-  afterEach(() => store.close());
+  afterEach(() => store.database.close());
 
-  const stored = async () => ({ sessions: await store.listSessions(TEST_ID, 0, 100_000), count: (await store.getTest(TEST_ID))?.sessionCount });
+  const stored = async () => ({ sessions: await store.sessions.listSessions(TEST_ID, 0, 100_000), count: (await store.directory.getTest(TEST_ID))?.sessionCount });
 
   it('imports a file batch by batch, as one import', async () => {
     const progress: string[] = [];
-    const result = await importSessionFile(store, TEST_ID, file(goodLines(5000)), 'ndjson', by, {
+    const result = await importSessionFile(store.sessions, TEST_ID, file(goodLines(5000)), 'ndjson', by, {
       ...OPTIONS,
       onProgress: (phase) => progress.at(-1) !== phase && progress.push(phase),
     });
     expect(result).toEqual({ inserted: 4999, updated: 1, unchanged: 0 });
     expect((await stored()).count).toBe(5000);
     expect(progress).toEqual(['reading', 'writing']);
-    expect((await store.listAudit()).filter((e) => e.action === 'sessions.import')).toHaveLength(2);
+    expect((await store.audit.list()).filter((e) => e.action === 'sessions.import')).toHaveLength(2);
   });
 
   it('writes nothing when a line near the end is bad, and reports every bad line', async () => {
     const before = await stored();
     const lines = [...goodLines(4000, 1), 'not json', ...goodLines(10, 5000), line(6000, 'lower')];
-    const error = await refusal(importSessionFile(store, TEST_ID, file(lines), 'ndjson', by, OPTIONS));
+    const error = await refusal(importSessionFile(store.sessions, TEST_ID, file(lines), 'ndjson', by, OPTIONS));
     expect(error.report.badLines).toBe(2);
     expect(error.report.firstBadLines.map((b) => b.line)).toEqual([4001, 4012]);
     expect(await stored()).toEqual(before);
@@ -72,7 +74,7 @@ describe('importSessionFile', () => {
 
   it('writes nothing when a sessionId repeats far apart', async () => {
     const before = await stored();
-    const error = await refusal(importSessionFile(store, TEST_ID, file([...goodLines(4000, 1), line(17)]), 'ndjson', by, OPTIONS));
+    const error = await refusal(importSessionFile(store.sessions, TEST_ID, file([...goodLines(4000, 1), line(17)]), 'ndjson', by, OPTIONS));
     expect(error.report).toEqual({
       sessions: 4000,
       badLines: 1,
@@ -83,8 +85,8 @@ describe('importSessionFile', () => {
 
   describe('when the store refuses before the file is read to its end', () => {
     /** A store that takes two batches, then refuses as PostgreSQL does on finding another test's session. */
-    const refusingStore: Pick<Store, 'importSessionStream'> = {
-      async importSessionStream(_testId: string, batches: AsyncIterable<readonly SessionInput[]>) {
+    const refusingStore: Pick<SessionRepository, 'importSessionStream'> = {
+      async importSessionStream(_testId, batches) {
         let taken = 0;
         for await (const _batch of batches) {
           if (++taken === 2) throw new StoreConflictError('foreign_session', 'session x belongs to another test');

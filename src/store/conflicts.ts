@@ -1,0 +1,42 @@
+import { isoTime } from '../results/iso-time.js';
+
+export type ConflictCode = 'duplicate' | 'not_found' | 'revoked' | 'foreign_session' | 'secret_in_grace';
+
+/** A repository operation refused for a reason the caller can act on (not a fault). */
+export class StoreConflictError extends Error {
+  override name = 'StoreConflictError';
+  constructor(
+    readonly code: ConflictCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Every refusal a repository can give, worded once. */
+export const conflict = {
+  userExists: (email: string) => new StoreConflictError('duplicate', `a user with email ${email} already exists`),
+  noUser: (email: string) => new StoreConflictError('not_found', `no user with email ${email}`),
+  credentialHeld: (email: string) =>
+    new StoreConflictError('duplicate', `${email} already holds an active credential; rotate or revoke it instead`),
+  clientIdTaken: (clientId: string) => new StoreConflictError('duplicate', `client id ${clientId} is already in use`),
+  noCredential: (clientId: string) => new StoreConflictError('not_found', `no credential with client id ${clientId}`),
+  credentialRevoked: (clientId: string) => new StoreConflictError('revoked', `credential ${clientId} is revoked`),
+  secretInGrace: (clientId: string, current: { createdAt: number }, previous: { createdAt: number; expiresAt: number }) =>
+    new StoreConflictError(
+      'secret_in_grace',
+      `credential ${clientId} already has two live secrets: the current one (issued ${isoTime(current.createdAt)}) and ` +
+        `the previous one (issued ${isoTime(previous.createdAt)}, promised until ${isoTime(previous.expiresAt)}). ` +
+        'Rotating again would cut the previous one off early: end its grace first ' +
+        `(results-api credentials retire-previous --client-id ${clientId}), or rotate with --retire-previous-now`,
+    ),
+  workspaceExists: (id: string) => new StoreConflictError('duplicate', `workspace ${id} already exists`),
+  noWorkspace: (id: string) => new StoreConflictError('not_found', `no workspace with id ${id}`),
+  alreadyMember: (email: string, workspaceId: string) =>
+    new StoreConflictError('duplicate', `${email} is already a member of workspace ${workspaceId}`),
+  notMember: (email: string, workspaceId: string) =>
+    new StoreConflictError('not_found', `${email} is not a member of workspace ${workspaceId}`),
+  testExists: (id: string) => new StoreConflictError('duplicate', `test ${id} already exists`),
+  noTest: (id: string) => new StoreConflictError('not_found', `no test with id ${id}`),
+  foreignSession: (sessionId: string) => new StoreConflictError('foreign_session', `session ${sessionId} belongs to another test`),
+};

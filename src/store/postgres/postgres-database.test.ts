@@ -1,0 +1,85 @@
+import { afterAll, afterEach, expect, it } from 'vitest';
+import { ManualClock } from '../../clock.js';
+import { describeIfPostgres, dropSchemas, uniqueSchemaName } from '../../../test/helpers/postgres.js';
+import { openPostgresStore } from '../../../test/helpers/stores.js';
+import type { Announce } from '../database.js';
+import { StoreConflictError } from '../conflicts.js';
+import type { Store } from '../open-store.js';
+import { describeStoreContract } from '../store.contract.js';
+import { PostgresDatabase } from './postgres-database.js';
+
+await describeIfPostgres('PostgreSQL store', (url) => {
+  // Each store gets its own schema, so tests (and other suites) never see each other's rows.
+  const schemas = new Set<string>();
+  const open: Store[] = [];
+  const makeStore = async (clock = new ManualClock(), schema = uniqueSchemaName('t_store'), announce?: Announce): Promise<Store> => {
+    schemas.add(schema);
+    const store = await openPostgresStore(url, clock, schema, announce);
+    open.push(store);
+    return store;
+  };
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.database.close()));
+  });
+  afterAll(async () => {
+    await dropSchemas(url, schemas);
+  });
+
+  describeStoreContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
+
+  const by = { actor: 'test' };
+
+  it('two stores migrating the same schema at once: one applies, the other waits and applies nothing', async () => {
+    const schema = uniqueSchemaName('t_store');
+    const [a, b] = await Promise.all([makeStore(undefined, schema), makeStore(undefined, schema)]);
+    const results = await Promise.all([a.database.migrate(), b.database.migrate()]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 1]);
+  });
+
+  it('concurrent writers: one user per email, one active credential per user', async () => {
+    const a = await makeStore();
+    await a.database.migrate();
+    const outcomes = await Promise.allSettled([a.credentials.createUser('ada@example.com', by), a.credentials.createUser('ADA@example.com', by)]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const issues = await Promise.allSettled(
+      ['0oa1', '0oa2', '0oa3'].map((clientId) => a.credentials.createCredential({ clientId, email: 'ada@example.com', secretHash: clientId }, by)),
+    );
+    expect(issues.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    for (const o of issues) if (o.status === 'rejected') expect((o.reason as StoreConflictError).code).toBe('duplicate');
+  });
+
+  it('concurrent imports of one new session into two tests: exactly one is refused as foreign', async () => {
+    const store = await makeStore();
+    await store.database.migrate();
+    await store.directory.createWorkspace({ id: 'w', name: 'W' }, by);
+    await store.directory.createTest({ id: 't1', workspaceId: 'w', title: 'T1', productType: 'p' }, by);
+    await store.directory.createTest({ id: 't2', workspaceId: 'w', title: 'T2', productType: 'p' }, by);
+    const row = { sessionId: 's1', audienceId: null, status: 'COMPLETE', startTime: 1, finishTime: null };
+    const outcomes = await Promise.allSettled([store.sessions.importSessions('t1', [row], by), store.sessions.importSessions('t2', [row], by)]);
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    expect(refused).toHaveLength(1);
+    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'foreign_session' });
+    const counts = (await store.directory.listTests('w')).map((t) => t.sessionCount).sort();
+    expect(counts).toEqual([0, 1]);
+  });
+
+  it('concurrent key rotations leave exactly one active key', async () => {
+    const store = await makeStore();
+    await store.database.migrate();
+    const key = (kid: string) => ({ kid, alg: 'RS256' as const, privateKeyPem: 'pem', publicJwk: { kid }, createdAt: 1 });
+    await Promise.all(['k1', 'k2', 'k3', 'k4'].map((kid) => store.signingKeys.add(key(kid), by)));
+    const keys = await store.signingKeys.list();
+    expect(keys).toHaveLength(4);
+    expect(keys.filter((k) => k.retiredAt === null)).toHaveLength(1);
+  });
+
+  it('keeps its tables in its own schema', async () => {
+    const store = await makeStore();
+    await store.database.migrate();
+    await store.credentials.createUser('ada@example.com', by);
+    const other = await makeStore();
+    await other.database.migrate();
+    expect(await other.credentials.listUsers()).toEqual([]);
+    expect(() => new PostgresDatabase(url, new ManualClock(), async () => undefined, { schema: 'Bad; DROP' })).toThrow(/schema/);
+  });
+});
