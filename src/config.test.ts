@@ -34,6 +34,22 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe('10.0.0.0/8,127.0.0.1');
   });
 
+  it('counts failed client authentications per client and address, under a per-client ceiling 20 times higher by default', () => {
+    expect(loadConfig({}).rateLimit).toEqual({
+      apiPerWindow: 600,
+      tokenFailuresPerClientAndAddress: 60,
+      tokenFailuresPerClient: 1200,
+      tokenPerAddressPerWindow: 300,
+      windowSeconds: 60,
+    });
+    expect(loadConfig({ RATE_LIMIT_TOKEN_CLIENT: '5' }).rateLimit.tokenFailuresPerClient).toBe(100);
+    expect(loadConfig({ RATE_LIMIT_TOKEN_CLIENT: '1000000000' }).rateLimit.tokenFailuresPerClient).toBe(1_000_000_000);
+    expect(loadConfig({ RATE_LIMIT_TOKEN_CLIENT: '5', RATE_LIMIT_TOKEN_CLIENT_CEILING: '7' }).rateLimit).toMatchObject({
+      tokenFailuresPerClientAndAddress: 5,
+      tokenFailuresPerClient: 7,
+    });
+  });
+
   it('serves metrics on METRICS_HOST:METRICS_PORT, any free port with 0, nowhere with off', () => {
     expect(loadConfig({ METRICS_PORT: '9100', METRICS_HOST: '10.0.0.5' }).metrics).toEqual({ host: '10.0.0.5', port: 9100 });
     expect(loadConfig({ METRICS_PORT: '0' }).metrics).toEqual({ host: '127.0.0.1', port: 0 });
@@ -81,6 +97,11 @@ describe('loadConfig', () => {
     [{ AUTH_SERVER_AUDIENCE: 'a b' }, 'AUTH_SERVER_AUDIENCE must not contain spaces (got "a b")'],
     [{ TOKEN_TTL_SECONDS: '0' }, 'TOKEN_TTL_SECONDS must be an integer from 1 to 86400 (got 0)'],
     [{ TOKEN_REUSE_SECONDS: '-1' }, 'TOKEN_REUSE_SECONDS must be an integer from 0 to 3600 (got "-1")'],
+    [
+      { RATE_LIMIT_TOKEN_CLIENT: '60', RATE_LIMIT_TOKEN_CLIENT_CEILING: '59' },
+      'RATE_LIMIT_TOKEN_CLIENT_CEILING (59) must be at least RATE_LIMIT_TOKEN_CLIENT (60)',
+    ],
+    [{ RATE_LIMIT_TOKEN_CLIENT_CEILING: '0' }, 'RATE_LIMIT_TOKEN_CLIENT_CEILING must be an integer from 1 to 1000000000 (got 0)'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
     [{ METRICS_PORT: 'no' }, 'METRICS_PORT must be an integer from 0 to 65535 (got "no")'],
     [{ METRICS_PORT: '65536' }, 'METRICS_PORT must be an integer from 0 to 65535 (got 65536)'],

@@ -8,8 +8,13 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 export interface RateLimitConfig {
   /** Requests per client per window on the Results API. */
   readonly apiPerWindow: number;
-  /** Token requests per client id per window, failed attempts included. */
-  readonly tokenPerClientPerWindow: number;
+  /**
+   * Failed client authentications per client id from one source address per window: a
+   * stranger's guesses lock out only the stranger's address, never the client's owner.
+   */
+  readonly tokenFailuresPerClientAndAddress: number;
+  /** Failed client authentications per client id from all addresses together per window (the ceiling). */
+  readonly tokenFailuresPerClient: number;
   /** Token requests per source address per window, failed attempts included. */
   readonly tokenPerAddressPerWindow: number;
   readonly windowSeconds: number;
@@ -162,6 +167,36 @@ function connections(env: Env): ConnectionConfig {
   });
 }
 
+/** The longest access-token lifetime TOKEN_TTL_SECONDS may set: no token of ours lives longer. */
+export const MAX_TOKEN_TTL_SECONDS = 86_400;
+
+/** A client's failure ceiling defaults to this many addresses' worth of failures. */
+const CLIENT_CEILING_ADDRESSES = 20;
+const MAX_LIMIT = 1_000_000_000;
+
+function rateLimitConfig(env: Env): RateLimitConfig {
+  const perClientAndAddress = integer(env, 'RATE_LIMIT_TOKEN_CLIENT', 60, 1, MAX_LIMIT);
+  const perClient = integer(
+    env,
+    'RATE_LIMIT_TOKEN_CLIENT_CEILING',
+    Math.min(MAX_LIMIT, perClientAndAddress * CLIENT_CEILING_ADDRESSES),
+    1,
+    MAX_LIMIT,
+  );
+  if (perClient < perClientAndAddress) {
+    throw new ConfigError(
+      `RATE_LIMIT_TOKEN_CLIENT_CEILING (${perClient}) must be at least RATE_LIMIT_TOKEN_CLIENT (${perClientAndAddress})`,
+    );
+  }
+  return Object.freeze({
+    apiPerWindow: integer(env, 'RATE_LIMIT_API', 600, 1, MAX_LIMIT),
+    tokenFailuresPerClientAndAddress: perClientAndAddress,
+    tokenFailuresPerClient: perClient,
+    tokenPerAddressPerWindow: integer(env, 'RATE_LIMIT_TOKEN_ADDRESS', 300, 1, MAX_LIMIT),
+    windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+  });
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -189,15 +224,10 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: redisUrl(env),
     authServerId,
     authServerAudience: audience,
-    tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 3600, 1, 86_400),
+    tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 3600, 1, MAX_TOKEN_TTL_SECONDS),
     tokenReuseSeconds: integer(env, 'TOKEN_REUSE_SECONDS', 30, 0, 3600),
     logLevel,
-    rateLimit: Object.freeze({
-      apiPerWindow: integer(env, 'RATE_LIMIT_API', 600, 1, 1_000_000_000),
-      tokenPerClientPerWindow: integer(env, 'RATE_LIMIT_TOKEN_CLIENT', 60, 1, 1_000_000_000),
-      tokenPerAddressPerWindow: integer(env, 'RATE_LIMIT_TOKEN_ADDRESS', 300, 1, 1_000_000_000),
-      windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
-    }),
+    rateLimit: rateLimitConfig(env),
     connections: connections(env),
     trustProxy: trustProxy(env.TRUST_PROXY),
     secretRotationGraceSeconds: integer(env, 'SECRET_ROTATION_GRACE_SECONDS', 86_400, 0, 31_536_000),

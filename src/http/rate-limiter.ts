@@ -11,6 +11,11 @@ export interface RateLimitDecision {
 /** Counts hits per key in fixed windows. Pluggable: in memory per process, or shared (Redis). */
 export interface RateLimiter {
   hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision>;
+  /**
+   * Takes back one hit on `key` in the current window (never below zero): an attempt counted
+   * up front, so concurrent ones cannot slip past the limit, that turned out not to count.
+   */
+  refund(key: string, windowSeconds: number): Promise<void>;
 }
 
 /** One process's counters. Windows are aligned to the clock so every key resets predictably. */
@@ -36,6 +41,12 @@ export class MemoryRateLimiter implements RateLimiter {
       remaining: Math.max(0, limit - entry.count),
       resetSeconds: Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)),
     };
+  }
+
+  async refund(key: string, windowSeconds: number): Promise<void> {
+    const now = this.clock.now();
+    const entry = this.windows.get(key);
+    if (entry && entry.windowStart === now - (now % (windowSeconds * 1000)) && entry.count > 0) entry.count--;
   }
 
   private sweep(currentWindowStart: number): void {

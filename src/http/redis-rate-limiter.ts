@@ -4,12 +4,18 @@ import type { RateLimitDecision, RateLimiter } from './rate-limiter.js';
 
 const SKIP_AFTER_FAILURE_MS = 1000;
 
+/** Decrements a counter that exists and is above zero; a window that already ended is left alone. */
+const REFUND_SCRIPT = `local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 0 then return redis.call('DECR', KEYS[1]) end
+return 0`;
+
 /**
  * Fixed-window counters in Redis, so every process shares one budget per key. One round
- * trip per hit: INCR and PEXPIREAT in a single MULTI. While Redis cannot answer, `local`
- * counts instead (a budget per process rather than none, and no request waits on Redis).
- * After a failed command (a Redis that accepts connections but does not answer costs the
- * command timeout) Redis is left alone for a second, so at most one request a second waits.
+ * trip per hit (INCR and PEXPIREAT in a single MULTI) or refund (a script). While Redis
+ * cannot answer, `local` counts instead (a budget per process rather than none, and no
+ * request waits on Redis). After a failed command (a Redis that accepts connections but does
+ * not answer costs the command timeout) Redis is left alone for a second, so at most one
+ * request a second waits.
  */
 export class RedisRateLimiter implements RateLimiter {
   constructor(
@@ -36,7 +42,7 @@ export class RedisRateLimiter implements RateLimiter {
     const windowMs = windowSeconds * 1000;
     const windowStart = now - (now % windowMs);
     const windowEnd = windowStart + windowMs;
-    const redisKey = `${this.prefix}${key}:${windowStart}`;
+    const redisKey = this.redisKey(key, windowStart);
     const results = await this.redis.multi().incr(redisKey).pexpireat(redisKey, windowEnd + 1000).exec();
     const [incrError, count] = results?.[0] ?? [new Error('no reply'), 0];
     if (incrError) throw incrError;
@@ -47,5 +53,20 @@ export class RedisRateLimiter implements RateLimiter {
       remaining: Math.max(0, limit - n),
       resetSeconds: Math.max(1, Math.ceil((windowEnd - now) / 1000)),
     };
+  }
+
+  async refund(key: string, windowSeconds: number): Promise<void> {
+    if (this.redis.status !== 'ready' || this.clock.now() < this.skipRedisUntil) return this.local.refund(key, windowSeconds);
+    const now = this.clock.now();
+    try {
+      await this.redis.eval(REFUND_SCRIPT, 1, this.redisKey(key, now - (now % (windowSeconds * 1000))));
+    } catch {
+      this.skipRedisUntil = this.clock.now() + SKIP_AFTER_FAILURE_MS;
+      await this.local.refund(key, windowSeconds);
+    }
+  }
+
+  private redisKey(key: string, windowStart: number): string {
+    return `${this.prefix}${key}:${windowStart}`;
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors, type JWTPayload } from 'jose';
 import type { Clock } from '../clock.js';
+import { MAX_TOKEN_TTL_SECONDS } from '../config.js';
 import type { AuthorizationServer, AuthorizationServers } from './authorization-servers.js';
 import type { KeyRing } from './signing-keys.js';
 
@@ -61,9 +62,18 @@ const MAX_TOKEN_LENGTH = 4096;
 const JWS_COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /**
+ * How far in the future a token's `iat` may be: our processes' clocks may disagree by a little
+ * (NTP keeps them well within this), never by more. A later `iat` was not issued by us.
+ */
+export const MAX_IAT_SKEW_SECONDS = 60;
+
+/**
  * Checks a presented access token as RFC 8725 and RFC 9068 §4 require: only RS256 (so no
  * `none` and no HS/RS confusion), `typ` at+jwt, a kid we published, issuer and audience
- * of one of our servers (as a pair), and the time claims. Header members such as `jku`,
+ * of one of our servers (as a pair), and the time claims: not expired, `iat` not beyond
+ * MAX_IAT_SKEW_SECONDS in the future, and a lifetime (`exp` - `iat`) no longer than any
+ * TOKEN_TTL_SECONDS allows (the maximum, not the configured value, so lowering the setting
+ * does not cut off tokens issued before). Header members such as `jku`,
  * `x5u` and `jwk` are never followed: keys come only from our own key ring.
  *
  * Verified tokens are cached (bounded) because an RS256 check costs ~150 µs and a
@@ -113,6 +123,8 @@ export class AccessTokenVerifier {
       return { ok: false, reason: describeJoseError(err) };
     }
 
+    const lifetimeProblem = checkLifetime(payload.iat!, payload.exp!, nowSeconds);
+    if (lifetimeProblem) return { ok: false, reason: lifetimeProblem };
     const server = this.servers.byIssuer(payload.iss!)!;
     if (payload.aud !== server.audience) return { ok: false, reason: `audience does not match issuer ${server.id}` };
     if (typeof payload.scope !== 'string' || typeof payload.client_id !== 'string' || payload.client_id !== payload.sub) {
@@ -131,6 +143,13 @@ export class AccessTokenVerifier {
     }
     this.cache.set(token, claims);
   }
+}
+
+/** What is wrong with a token's `iat` and `exp` (jose has checked that both are numbers), if anything. */
+function checkLifetime(iat: number, exp: number, nowSeconds: number): string | undefined {
+  if (iat > nowSeconds + MAX_IAT_SKEW_SECONDS) return 'iat in the future';
+  if (exp - iat > MAX_TOKEN_TTL_SECONDS) return 'lifetime longer than TOKEN_TTL_SECONDS allows';
+  return undefined;
 }
 
 function describeJoseError(err: unknown): string {

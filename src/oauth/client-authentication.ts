@@ -53,20 +53,21 @@ const formDecode = (value: string): string => decodeURIComponent(value.replace(/
 
 /**
  * Checks a presented client id and secret. Every failure is an expected outcome, returned
- * as a reason for the log; the caller answers all of them identically. The secret is hashed
- * even for an unknown client so the answer takes the same time either way.
+ * as a reason for the log; the caller answers all of them identically. An unknown client
+ * costs what a wrong secret costs (one store read, one HMAC, the same comparisons against
+ * decoys), so the answer's timing does not tell which ids exist.
  */
 export async function authenticateClient(
   presented: { clientId: string; clientSecret: string; method: ClientAuthMethod },
   deps: { store: Store; hasher: SecretHasher; clock: Clock },
 ): Promise<ClientAuthResult> {
   const { method } = presented;
-  // Only ids we could have issued reach the database (no NUL bytes, no megabyte strings).
+  // Only ids we could have issued reach the database (no NUL bytes, no megabyte strings);
+  // the id's shape is public, so skipping the read for a malformed one reveals nothing.
   const client = CLIENT_ID_PATTERN.test(presented.clientId) ? await deps.store.credentials.findClientForAuth(presented.clientId) : null;
   const now = deps.clock.now();
-  const secretMatches = (client?.secrets ?? [{ hash: '', expiresAt: null }]).some(
-    (s) => deps.hasher.matches(presented.clientSecret, s.hash) && (s.expiresAt === null || s.expiresAt > now),
-  );
+  const stored = (client?.secrets ?? []).map((s) => ({ hash: s.hash, live: s.expiresAt === null || s.expiresAt > now }));
+  const secretMatches = deps.hasher.matchesAny(presented.clientSecret, stored);
   if (!client) return { ok: false, reason: 'unknown_client', method };
   if (!secretMatches) return { ok: false, reason: 'wrong_secret', method };
   if (client.revoked) return { ok: false, reason: 'revoked', method };
@@ -78,11 +79,25 @@ export async function authenticateClient(
  * The client-authentication step shared by the token, introspection and revocation
  * endpoints: exactly one method, a known client, a matching secret, an active credential.
  * Every failure becomes the one public invalid_client answer (RFC 6749 §5.2).
+ *
+ * Throttled before any secret is checked, on every endpoint that checks one, so that a
+ * throttled guess learns nothing: every request counts against its source address; and a
+ * failed authentication counts against the presented client id from that address, and
+ * against the client id overall under a much higher ceiling. Attempts are counted up front
+ * (so concurrent guesses cannot slip past a limit) and a success is refunded: the owner,
+ * from an address that has not been failing, gets through while a stranger's address is
+ * locked out, unless guesses from many addresses reach the ceiling.
  */
 export async function requireClient(
   request: FastifyRequest<{ Body: { client_id?: string; client_secret?: string } }>,
-  deps: { store: Store; hasher: SecretHasher; clock: Clock },
+  deps: { store: Store; hasher: SecretHasher; clock: Clock; config: Config; rateLimiter: RateLimiter },
 ): Promise<ClientForAuth> {
+  const { rateLimiter } = deps;
+  const { rateLimit } = deps.config;
+  const window = rateLimit.windowSeconds;
+  const byAddress = await rateLimiter.hit(`token:ip:${request.ip}`, rateLimit.tokenPerAddressPerWindow, window);
+  if (!byAddress.allowed) throw oauthErrors.tooManyRequests(byAddress.resetSeconds);
+
   const presented = readClientCredentials(request.headers.authorization, request.body);
   const basic = presented.method === 'client_secret_basic';
   if (!presented.ok) {
@@ -91,29 +106,22 @@ export async function requireClient(
     }
     throw oauthErrors.invalidClient(`client credentials ${presented.error}`, basic);
   }
+
+  const clientKey = presented.clientId.slice(0, 128);
+  // The address first: it never contains '|', so no client id can forge another pair's key.
+  const pairKey = `token:fail:pair:${request.ip}|${clientKey}`;
+  const ceilingKey = `token:fail:client:${clientKey}`;
+  const fromAddress = await rateLimiter.hit(pairKey, rateLimit.tokenFailuresPerClientAndAddress, window);
+  if (!fromAddress.allowed) throw oauthErrors.tooManyRequests(fromAddress.resetSeconds);
+  const overall = await rateLimiter.hit(ceilingKey, rateLimit.tokenFailuresPerClient, window);
+  if (!overall.allowed) {
+    // Refused unchecked: not this address's failure.
+    await rateLimiter.refund(pairKey, window);
+    throw oauthErrors.tooManyRequests(overall.resetSeconds);
+  }
+
   const auth = await authenticateClient(presented, deps);
   if (!auth.ok) throw oauthErrors.invalidClient(auth.reason, basic);
+  await Promise.all([rateLimiter.refund(pairKey, window), rateLimiter.refund(ceilingKey, window)]);
   return auth.client;
-}
-
-/**
- * Counts every request that authenticates a client (token, introspection, revocation), failed
- * ones included, per source address and per presented client id, before any secret is
- * checked: guessing secrets is throttled from either side, on every endpoint that checks one.
- */
-export async function throttleClientAuthentication(
-  request: FastifyRequest<{ Body: { client_id?: string; client_secret?: string } }>,
-  deps: { config: Config; rateLimiter: RateLimiter },
-): Promise<void> {
-  const { rateLimit } = deps.config;
-  const byAddress = await deps.rateLimiter.hit(`token:ip:${request.ip}`, rateLimit.tokenPerAddressPerWindow, rateLimit.windowSeconds);
-  if (!byAddress.allowed) throw oauthErrors.tooManyRequests(byAddress.resetSeconds);
-  const presented = readClientCredentials(request.headers.authorization, request.body);
-  if (!presented.ok) return;
-  const byClient = await deps.rateLimiter.hit(
-    `token:client:${presented.clientId.slice(0, 128)}`,
-    rateLimit.tokenPerClientPerWindow,
-    rateLimit.windowSeconds,
-  );
-  if (!byClient.allowed) throw oauthErrors.tooManyRequests(byClient.resetSeconds);
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { CLIENT_AUTHENTICATION_SECURITY } from '../docs/security-schemes.js';
 import { serverDocs } from '../docs/tags.js';
 import type { AuthorizationServer } from './authorization-servers.js';
-import { requireClient, throttleClientAuthentication } from './client-authentication.js';
+import { requireClient } from './client-authentication.js';
 import { inspectAccessToken } from './inspect-access-token.js';
 import type { OAuthDeps } from './oauth-deps.js';
 import { clientAuthenticatedResponses } from './responses.js';
@@ -38,7 +38,6 @@ export function registerIntrospectionEndpoint(app: FastifyInstance, server: Auth
       },
     },
     async (request, reply) => {
-      await throttleClientAuthentication(request, deps);
       const client = await requireClient(request, deps);
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       const inspection = await inspectAccessToken(request.body.token, deps);

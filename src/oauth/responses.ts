@@ -54,7 +54,7 @@ export function clientAuthenticatedResponses(
       ? {
           429: errorResponse(
             ['slow_down'],
-            'Too many requests from this address or for this client id, failed ones included; retry after `Retry-After` seconds.',
+            'Too many requests from this address, or too many failed authentications of this client id from this address or from everywhere; retry after `Retry-After` seconds.',
             retryAfterHeader,
           ),
         }

@@ -3,15 +3,17 @@ import { CLIENT_AUTHENTICATION_SECURITY } from '../docs/security-schemes.js';
 import { serverDocs } from '../docs/tags.js';
 import { oauthErrors } from '../errors.js';
 import type { AuthorizationServer } from './authorization-servers.js';
-import { requireClient, throttleClientAuthentication } from './client-authentication.js';
+import { requireClient } from './client-authentication.js';
 import type { OAuthDeps } from './oauth-deps.js';
 import { clientAuthenticatedResponses } from './responses.js';
 import { TokenOperationBody } from './schemas.js';
 
 /**
  * RFC 7009 token revocation. The token's jti is denied until the token would have expired
- * anyway, so the denylist never outgrows the live tokens. An invalid or unknown token is
- * answered 200 like a revoked one (§2.2); a valid token of another client is refused (§2.1).
+ * anyway, so the denylist never outgrows the live tokens. A token is valid on every API
+ * endpoint whichever server issued it, so either server revokes it: what matters is that the
+ * requesting client owns it. An invalid or unknown token is answered 200 like a revoked one
+ * (§2.2); a valid token of another client is refused (§2.1).
  */
 export function registerRevocationEndpoint(app: FastifyInstance, server: AuthorizationServer, deps: OAuthDeps): void {
   app.post<{ Body: TokenOperationBody }>(
@@ -19,14 +21,16 @@ export function registerRevocationEndpoint(app: FastifyInstance, server: Authori
     {
       schema: {
         summary: `Revoke an access token (form ${server.form})`,
-        description: 'RFC 7009. The token stops working on the next request; an invalid or unknown token is answered 200 too.',
+        description:
+          'RFC 7009. The token stops working on the next request, whichever authorization server issued it (a client may ' +
+          'revoke only its own tokens); an invalid or unknown token is answered 200 too.',
         tags: [serverDocs(server).tag],
         operationId: `revokeToken${serverDocs(server).suffix}`,
         security: CLIENT_AUTHENTICATION_SECURITY,
         consumes: ['application/x-www-form-urlencoded'],
         body: TokenOperationBody,
         response: clientAuthenticatedResponses(
-          { description: 'Revoked, or was not a valid token of this server (RFC 7009 §2.2); no body.', schema: null },
+          { description: 'Revoked, or was not a valid token (RFC 7009 §2.2); no body.', schema: null },
           {
             badRequest: {
               codes: ['invalid_request'],
@@ -39,11 +43,10 @@ export function registerRevocationEndpoint(app: FastifyInstance, server: Authori
       },
     },
     async (request, reply) => {
-      await throttleClientAuthentication(request, deps);
       const client = await requireClient(request, deps);
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       const verified = await deps.verifier.verify(request.body.token);
-      if (verified.ok && verified.claims.iss === server.issuer) {
+      if (verified.ok) {
         if (verified.claims.client_id !== client.clientId) {
           throw oauthErrors.invalidRequest('The token was not issued to this client.');
         }

@@ -6,7 +6,7 @@ import type { OAuthDeps } from './oauth-deps.js';
 import type { AuthorizationServer } from './authorization-servers.js';
 import { issueAccessToken, type IssuedToken } from './access-tokens.js';
 import { RecentTokens } from './recent-tokens.js';
-import { requireClient, throttleClientAuthentication } from './client-authentication.js';
+import { requireClient } from './client-authentication.js';
 import { clientAuthenticatedResponses } from './responses.js';
 import { TokenRequestBody, TokenResponse } from './schemas.js';
 import { grantScopes } from './scopes.js';
@@ -71,7 +71,6 @@ export function registerTokenEndpoint(app: FastifyInstance, server: Authorizatio
       },
     },
     async (request, reply) => {
-      await throttleClientAuthentication(request, deps);
       const client = await requireClient(request, deps);
 
       if (request.body.grant_type !== 'client_credentials') throw oauthErrors.unsupportedGrantType(request.body.grant_type);

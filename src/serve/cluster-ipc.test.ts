@@ -72,6 +72,7 @@ describe('PrimaryRateLimiter', () => {
       this.hits++;
       return decision(true);
     },
+    async refund() {},
   });
 
   it('asks the primary and uses its decision', async () => {
@@ -106,6 +107,31 @@ describe('PrimaryRateLimiter', () => {
     await vi.advanceTimersByTimeAsync(1000);
     await silent;
     expect(unanswered).toHaveLength(2);
+  });
+});
+
+describe('PrimaryRateLimiter.refund', () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+
+  it('asks the primary to take back a hit; when the primary does not answer, takes it back locally', async () => {
+    const primary = new FakePrimary();
+    let localRefunds = 0;
+    const local: RateLimiter = { hit: async () => decision(true), refund: async () => void localRefunds++ };
+    const limiter = new PrimaryRateLimiter(local, () => {}, primary, 1000);
+
+    const answered = limiter.refund('token:fail:client:c1', 60);
+    expect(primary.sent).toEqual([
+      { type: 'results-api:rate-limit', id: 0, key: 'token:fail:client:c1', limit: 0, windowSeconds: 60, refund: true },
+    ]);
+    primary.reply({ type: 'results-api:rate-limit-reply', id: 0 });
+    await answered;
+    expect(localRefunds).toBe(0);
+
+    const unanswered = limiter.refund('token:fail:client:c1', 60);
+    await vi.advanceTimersByTimeAsync(1000);
+    await unanswered;
+    expect(localRefunds).toBe(1);
   });
 });
 

@@ -19,7 +19,15 @@ export const RATE_LIMIT_IPC_TIMEOUT_MS = 1000;
 /** Well inside Prometheus' default 10 s scrape timeout. */
 export const METRICS_IPC_TIMEOUT_MS = 2000;
 
-type RateLimitRequest = { type: typeof RATE_LIMIT; id: number; key: string; limit: number; windowSeconds: number };
+type RateLimitRequest = {
+  type: typeof RATE_LIMIT;
+  id: number;
+  key: string;
+  limit: number;
+  windowSeconds: number;
+  /** Take back one hit (RateLimiter.refund) instead of counting one. */
+  refund?: true;
+};
 type RateLimitReply = { type: typeof RATE_LIMIT_REPLY; id: number; decision?: RateLimitDecision; error?: string };
 type WorkerMetrics = MetricObjectWithValues<MetricValue<string>>[];
 type MetricsReply = { type: typeof METRICS_REPLY; id: number; metrics?: WorkerMetrics; error?: string };
@@ -46,6 +54,13 @@ export function serveRateLimits(limiter: RateLimiter): void {
     if (!isMessage(message, RATE_LIMIT)) return;
     const reply = (r: Omit<RateLimitReply, 'type' | 'id'>) =>
       worker.isConnected() && worker.send({ type: RATE_LIMIT_REPLY, id: message.id, ...r });
+    if (message.refund) {
+      limiter.refund(message.key, message.windowSeconds).then(
+        () => reply({}),
+        (err: Error) => reply({ error: err.message }),
+      );
+      return;
+    }
     limiter.hit(message.key, message.limit, message.windowSeconds).then(
       (decision) => reply({ decision }),
       (err: Error) => reply({ error: err.message }),
@@ -85,6 +100,22 @@ export class PrimaryRateLimiter implements RateLimiter {
       if (this.answering) this.onUnanswered(err as Error);
       this.answering = false;
       return this.fallback.hit(key, limit, windowSeconds);
+    }
+  }
+
+  async refund(key: string, windowSeconds: number): Promise<void> {
+    try {
+      await this.requests.send((id, fail) =>
+        this.channel.send(
+          { type: RATE_LIMIT, id, key, limit: 0, windowSeconds, refund: true } satisfies RateLimitRequest,
+          (err) => err && fail(err),
+        ),
+      );
+      this.answering = true;
+    } catch (err) {
+      if (this.answering) this.onUnanswered(err as Error);
+      this.answering = false;
+      await this.fallback.refund(key, windowSeconds);
     }
   }
 }

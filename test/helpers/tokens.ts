@@ -27,13 +27,13 @@ export function basicAuthorization(clientId: string, clientSecret: string): stri
 export async function requestToken(
   t: TestApp,
   client: Pick<SeededClient, 'clientId' | 'clientSecret'>,
-  options: { form?: TokenForm; auth?: ClientAuth; scope?: string | null } = {},
+  options: { form?: TokenForm; auth?: ClientAuth; scope?: string | null; headers?: Record<string, string> } = {},
 ): Promise<Response> {
   const form = options.form ?? 'B';
   const body = new URLSearchParams({ grant_type: 'client_credentials' });
   const scope = options.scope === undefined ? serverOf(t, form).scope : options.scope;
   if (scope !== null) body.set('scope', scope);
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', ...options.headers };
   if (options.auth === 'basic') {
     headers.authorization = basicAuthorization(client.clientId, client.clientSecret);
   } else {

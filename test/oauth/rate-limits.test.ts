@@ -1,6 +1,8 @@
+import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { generateClientId } from '../../src/oauth/client-secrets.js';
+import { requireRedis } from '../helpers/redis.js';
 import { seed, seedClient, type Seeded, type SeededClient } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { callApi, INVALID_CLIENT, introspect, revoke } from '../helpers/token-operations.js';
@@ -8,9 +10,10 @@ import { authHeaders, mintToken, requestToken } from '../helpers/tokens.js';
 
 /**
  * Rate limits, in fixed windows aligned to the clock (RATE_LIMIT_WINDOW_SECONDS, 60 here):
- * per client on the Results API, and on the client-authenticated endpoints of the
- * authorization servers per presented client id and per source address, failed attempts
- * included, so guessing secrets is throttled from either side.
+ * per client on the Results API; on the client-authenticated endpoints of the authorization
+ * servers every request per source address, and failed authentications per presented client
+ * id and address, under a per-client ceiling, so guessing secrets is throttled from either
+ * side while a stranger's guesses cannot lock the owner out.
  */
 
 // On a window boundary, so x-ratelimit-reset is exactly the window length.
@@ -98,7 +101,7 @@ describe('Results API: RATE_LIMIT_API=3 per client', () => {
   });
 });
 
-describe('token endpoint: RATE_LIMIT_TOKEN_CLIENT=3 per presented client id', () => {
+describe('token endpoint: RATE_LIMIT_TOKEN_CLIENT=3 failures per presented client id and address', () => {
   const clock = new ManualClock(START);
   let t: TestApp;
   let client: SeededClient;
@@ -112,7 +115,7 @@ describe('token endpoint: RATE_LIMIT_TOKEN_CLIENT=3 per presented client id', ()
   });
   afterAll(() => t.close());
 
-  it('failed attempts count: after 3 wrong secrets even the right secret is refused with 429 slow_down until the window ends', async () => {
+  it('after 3 wrong secrets from an address even the right secret from there is refused with 429 slow_down until the window ends', async () => {
     clock.set(START);
     for (const auth of ['post', 'basic', 'post'] as const) {
       const res = await requestToken(t, { clientId: client.clientId, clientSecret: 'guess' }, { auth });
@@ -136,12 +139,14 @@ describe('token endpoint: RATE_LIMIT_TOKEN_CLIENT=3 per presented client id', ()
     expect((await requestToken(t, client)).status).toBe(200);
   });
 
-  it('successful requests count too (one budget per client id per window, across both servers)', async () => {
+  it('successful requests do not count (the owner\'s own traffic is never throttled by this limit), failures do', async () => {
     clock.set(START + 10 * WINDOW_SECONDS * 1000);
-    expect((await requestToken(t, client, { form: 'A' })).status).toBe(200);
-    expect((await requestToken(t, client, { form: 'B' })).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await requestToken(t, client, { form: i % 2 ? 'A' : 'B' })).status).toBe(200);
+    const guess = { clientId: client.clientId, clientSecret: 'guess' };
+    expect([(await requestToken(t, guess)).status, (await requestToken(t, guess)).status]).toEqual([401, 401]);
     expect((await requestToken(t, client, { form: 'A', auth: 'basic' })).status).toBe(200);
-    expect((await requestToken(t, client, { form: 'B' })).status).toBe(429);
+    expect((await requestToken(t, guess)).status).toBe(401);
+    expect((await requestToken(t, client)).status).toBe(429);
   });
 
   it('guesses at the introspection and revocation endpoints count against the same budget', async () => {
@@ -150,6 +155,7 @@ describe('token endpoint: RATE_LIMIT_TOKEN_CLIENT=3 per presented client id', ()
     const guess = { clientId: client.clientId, clientSecret: 'guess' };
     expect((await introspect(t, guess, token)).status).toBe(401);
     expect((await revoke(t, guess, token, { auth: 'basic' })).status).toBe(401);
+    expect((await introspect(t, guess, token, { form: 'A' })).status).toBe(401);
 
     for (const res of [await introspect(t, client, token), await revoke(t, client, token), await requestToken(t, client)]) {
       expect(res.status).toBe(429);
@@ -204,5 +210,85 @@ describe('token endpoint: RATE_LIMIT_TOKEN_ADDRESS=3 per source address', () => 
       });
     expect([(await anonymous()).status, (await anonymous()).status, (await anonymous()).status]).toEqual([401, 401, 401]);
     expect((await anonymous()).status).toBe(429);
+  });
+});
+
+/** A source address, as a trusted proxy (TRUST_PROXY=true) reports it; random, so runs sharing Redis never meet. */
+const randomAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+const from = (address: string) => ({ 'x-forwarded-for': address });
+
+const redisUrl = await requireRedis();
+
+describe.each([
+  { limiter: 'in memory', env: {} as Record<string, string> },
+  ...(redisUrl ? [{ limiter: 'in Redis', env: { REDIS_URL: redisUrl } }] : []),
+])('a stranger cannot lock the owner out (defaults: 60 failures per client and address; counters $limiter)', ({ env }) => {
+  // A window aligned near real time, so Redis keys (which expire with their window) live through the test.
+  const windowSeconds = 3600;
+  const windowStart = Math.floor(Date.now() / (windowSeconds * 1000)) * windowSeconds * 1000;
+  const clock = new ManualClock(windowStart);
+  let t: TestApp;
+  let client: SeededClient;
+
+  beforeAll(async () => {
+    t = await startTestApp({ clock, env: { ...env, TRUST_PROXY: 'true', RATE_LIMIT_WINDOW_SECONDS: String(windowSeconds) } });
+    client = await seedClient(t.runtime);
+  });
+  afterAll(() => t?.close());
+
+  it('65 wrong secrets from address A: A is throttled after 60, even with the right secret; the owner at B gets tokens', async () => {
+    const [a, b] = [randomAddress(), randomAddress()];
+    const guess = { clientId: client.clientId, clientSecret: 'guess' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 65; i++) statuses.push((await requestToken(t, guess, { headers: from(a), auth: i % 2 ? 'basic' : 'post' })).status);
+    expect(statuses).toEqual([...Array<number>(60).fill(401), ...Array<number>(5).fill(429)]);
+
+    const owner = await requestToken(t, client, { headers: from(b) });
+    expect(owner.status).toBe(200);
+    expect((await requestToken(t, client, { headers: from(b), form: 'A', auth: 'basic' })).status).toBe(200);
+    expect((await introspect(t, client, ((await owner.json()) as { access_token: string }).access_token)).status).toBe(200);
+
+    const stillThrottled = await requestToken(t, client, { headers: from(a) });
+    expect(stillThrottled.status).toBe(429);
+    expect(await stillThrottled.json()).toEqual(SLOW_DOWN);
+  });
+});
+
+describe('RATE_LIMIT_TOKEN_CLIENT_CEILING=5 failures per client id from all addresses together', () => {
+  const clock = new ManualClock(START);
+  let t: TestApp;
+  let client: SeededClient;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      clock,
+      env: {
+        TRUST_PROXY: 'true',
+        RATE_LIMIT_TOKEN_CLIENT: '3',
+        RATE_LIMIT_TOKEN_CLIENT_CEILING: '5',
+        RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS),
+      },
+    });
+    client = await seedClient(t.runtime);
+  });
+  afterAll(() => t.close());
+
+  it('guesses spread over addresses reach the ceiling: then the client is refused from everywhere until the window ends', async () => {
+    const guess = { clientId: client.clientId, clientSecret: 'guess' };
+    const [a, b, c] = [randomAddress(), randomAddress(), randomAddress()];
+    const statuses = [];
+    for (const address of [a, a, a, b, b]) statuses.push((await requestToken(t, guess, { headers: from(address) })).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401]);
+
+    clock.advance(15_000);
+    const refused = await requestToken(t, client, { headers: from(c) });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('45');
+    expect(await refused.json()).toEqual(SLOW_DOWN);
+    // Another client is unaffected.
+    expect((await requestToken(t, await seedClient(t.runtime), { headers: from(c) })).status).toBe(200);
+
+    clock.advance(45_000);
+    expect((await requestToken(t, client, { headers: from(a) })).status).toBe(200);
   });
 });

@@ -63,11 +63,35 @@ describe('revoking a valid token', () => {
     expect((await revoke(t, client, token)).status).toBe(200);
   });
 
-  it('a token of the other server revoked at this one is left alone (it is not a token of this server)', async () => {
-    const token = await mintToken(t, client, 'A');
-    expect((await revoke(t, client, token, { form: 'B' })).status).toBe(200);
-    expect((await callApi(t, authHeaders(token))).status).toBe(200);
-  });
+  it.each([
+    { issuedBy: 'A', revokedAt: 'B' },
+    { issuedBy: 'B', revokedAt: 'A' },
+  ] as { issuedBy: TokenForm; revokedAt: TokenForm }[])(
+    'a token of server $issuedBy revoked by its client at server $revokedAt stops working everywhere',
+    async ({ issuedBy, revokedAt }) => {
+      const owner = await seedClient(t.runtime);
+      const token = await mintToken(t, owner, issuedBy);
+      expect((await callApi(t, authHeaders(token))).status).toBe(200);
+      expect((await revoke(t, owner, token, { form: revokedAt })).status).toBe(200);
+      for (const scheme of ['bearer', 'token'] as const) expect((await callApi(t, authHeaders(token, scheme))).status).toBe(401);
+      expect(await introspection(t, owner, token, { form: issuedBy })).toEqual({ active: false });
+    },
+  );
+
+  it.each([
+    { issuedBy: 'A', revokedAt: 'B' },
+    { issuedBy: 'B', revokedAt: 'A' },
+  ] as { issuedBy: TokenForm; revokedAt: TokenForm }[])(
+    "another client's token of server $issuedBy is still refused at server $revokedAt, and keeps working",
+    async ({ issuedBy, revokedAt }) => {
+      const other = await seedClient(t.runtime);
+      const token = await mintToken(t, other, issuedBy);
+      const res = await revoke(t, client, token, { form: revokedAt });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: 'invalid_request', error_description: 'The token was not issued to this client.' });
+      expect((await callApi(t, authHeaders(token))).status).toBe(200);
+    },
+  );
 
   it('token_type_hint is only a hint: refresh_token still revokes the access token', async () => {
     const token = await mintToken(t, client);
