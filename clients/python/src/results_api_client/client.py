@@ -102,13 +102,26 @@ class ResultsClient:
         self._client_id = client_id
         self._client_secret = client_secret
         policy = RetryPolicy(max_retries=max_retries, **({"random": random} if random else {}))
-        self._transport = Transport(session=session or requests.Session(), policy=policy, sleep=sleep, now=now, timeout=timeout)
+        # A session given by the caller is the caller's to close.
+        self._own_session = None if session else requests.Session()
+        self._transport = Transport(session=session or self._own_session, policy=policy, sleep=sleep, now=now, timeout=timeout)
         self._now = now
         self._tokens = TokenCache(self._mint_token, now)
 
     def __repr__(self) -> str:
         # The secret stays out of notebook output and logs.
         return f"ResultsClient(form={self.form!r}, auth_url={self._auth_url!r}, base_url={self._base_url!r}, client_id={self._client_id!r})"
+
+    def close(self) -> None:
+        """Closes the connections this client opened (not those of a session passed in)."""
+        if self._own_session is not None:
+            self._own_session.close()
+
+    def __enter__(self) -> "ResultsClient":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
 
     def get_access_token(self) -> str:
         """An access token for this client: the cached one while fresh, else a newly minted one."""
