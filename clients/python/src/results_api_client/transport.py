@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import socket
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional
@@ -74,8 +76,10 @@ class Transport:
                     headers=headers,
                     data=data,
                     timeout=None if math.isinf(remaining) else remaining,
+                    stream=True,
                 )
-            except requests.Timeout as err:
+                content = _read_before(response, scope.deadline)
+            except (requests.Timeout, _OutOfTime) as err:
                 # The socket timeout is the time left of the call: the call is out of time.
                 raise ResultsTimeoutError(method, where, scope.timeout or 0) from err
             except requests.RequestException as err:
@@ -83,7 +87,7 @@ class Transport:
                 attempt += 1
                 continue
 
-            body = _parse_json(response.content)
+            body = _parse_json(content)
             request_id = response.headers.get("x-request-id")
             if response.ok:
                 if body is None:
@@ -109,6 +113,51 @@ class Transport:
         if delay is None or time.monotonic() + delay > scope.deadline:
             raise error() from cause
         self._sleep(delay)
+
+
+class _OutOfTime(Exception):
+    """The call's deadline passed while the body was still arriving."""
+
+
+def _read_before(response: requests.Response, deadline: float) -> bytes:
+    """The body, unless the call's deadline passes first.
+
+    A socket timeout bounds each read, not their sum, so a server sending the body slowly could
+    hold the call far past its limit; at the deadline the socket is shut down instead, which
+    ends a read blocked on it. (Headers are bounded per read only: they are a few hundred bytes.)
+    """
+    if math.isinf(deadline):
+        try:
+            return response.content
+        finally:
+            response.close()
+    sock = getattr(getattr(response.raw, "connection", None), "sock", None)
+    expired = threading.Event()
+
+    def expire() -> None:
+        expired.set()
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    watchdog = threading.Timer(max(0.0, deadline - time.monotonic()), expire)
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        content = response.content
+    except requests.RequestException as err:
+        if expired.is_set():
+            raise _OutOfTime() from err
+        raise
+    finally:
+        watchdog.cancel()
+        response.close()
+    # A shut-down socket can also look like the end of a (truncated) body.
+    if expired.is_set():
+        raise _OutOfTime()
+    return content
 
 
 def _parse_json(content: bytes) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable, Dict, List, Optional
@@ -37,11 +38,13 @@ class Reply:
     hang: Optional[threading.Event] = None
     #: Raw body bytes instead of JSON.
     raw: Optional[bytes] = None
+    #: Seconds between the bytes of the body, for a server that sends it slowly.
+    trickle: float = 0.0
 
 
-def reply(status: int, body: object = None, *, drop=False, hang=None, raw=None, **headers: str) -> Reply:
+def reply(status: int, body: object = None, *, drop=False, hang=None, raw=None, trickle=0.0, **headers: str) -> Reply:
     """An answer; header names are given with underscores for dashes (retry_after=...)."""
-    return Reply(status, body, {k.replace("_", "-"): v for k, v in headers.items()}, drop, hang, raw)
+    return Reply(status, body, {k.replace("_", "-"): v for k, v in headers.items()}, drop, hang, raw, trickle)
 
 
 def problem(status: int, title: str, detail: str) -> dict:
@@ -65,6 +68,8 @@ class Stub:
         self._api_hits = 0
         self._token_hits = 0
         self._hangs: List[threading.Event] = []
+        #: Set when a client closed the connection while a trickled body was being sent.
+        self.abandoned_bodies = threading.Event()
         stub = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -127,7 +132,16 @@ class Stub:
         for name, value in answer.headers.items():
             handler.send_header(name, value)
         handler.end_headers()
-        handler.wfile.write(data)
+        if not answer.trickle:
+            handler.wfile.write(data)
+            return
+        try:
+            for i in range(len(data)):
+                handler.wfile.write(data[i : i + 1])
+                handler.wfile.flush()
+                time.sleep(answer.trickle)
+        except OSError:
+            self.abandoned_bodies.set()  # the client hung up before the whole body was sent
 
     def token_requests(self) -> List[Sent]:
         return [s for s in self.sent if s.path.endswith("/v1/token")]

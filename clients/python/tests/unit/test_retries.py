@@ -124,6 +124,16 @@ class RetryTest(unittest.TestCase):
         self.assertIsInstance(caught.exception, TimeoutError)
         self.assertEqual(len(stub.api_requests()), 1)
 
+    def test_a_body_sent_slowly_cannot_hold_the_call_past_its_time_limit(self):
+        # Each byte arrives well within a socket timeout; the whole body would take ~6 s.
+        stub = self.stub([reply(200, empty_page(TEST_ID), trickle=0.05)])
+        client = client_for(stub)
+        client.get_access_token()
+        with self.assertRaises(ResultsTimeoutError):
+            client.list_session_results(TEST_ID, timeout=0.5)
+        # It hung up mid-body, rather than read the whole body and then notice the time.
+        self.assertTrue(stub.abandoned_bodies.wait(10))
+
     def test_a_call_time_limit_overrides_the_clients(self):
         stub = self.stub([reply(200, hang=threading.Event())])
         client = client_for(stub, timeout=None)
