@@ -73,7 +73,8 @@ describe.skipIf(missing !== undefined && !IN_CI)('the Python client', { timeout:
 
   beforeAll(async () => {
     if (missing) throw new Error(`${missing}; CI=true, so this fails instead of skipping. Install: ${HOW_TO_INSTALL}`);
-    // `pip install ./clients/python` with no index: the in-tree build backend needs nothing from PyPI.
+    // `pip install ./clients/python` with no index: the in-tree build backend needs nothing from
+    // PyPI. --no-deps: requests and pandas are Debian's, already on the interpreter's path.
     site = mkdtempSync(join(tmpdir(), 'results-api-python-'));
     const install = await python(['-m', 'pip', 'install', '--no-index', '--no-deps', '--no-cache-dir', '--target', site, PACKAGE], {
       cwd: site,

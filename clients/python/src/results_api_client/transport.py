@@ -77,6 +77,9 @@ class Transport:
                     data=data,
                     timeout=None if math.isinf(remaining) else remaining,
                     stream=True,
+                    # Credentials travel in headers (form A's `token:` would survive a redirect
+                    # to another host); the API never redirects, so a redirect is an error.
+                    allow_redirects=False,
                 )
                 content = _read_before(response, scope.deadline)
             except (requests.Timeout, _OutOfTime) as err:
@@ -89,7 +92,7 @@ class Transport:
 
             body = _parse_json(content)
             request_id = response.headers.get("x-request-id")
-            if response.ok:
+            if 200 <= response.status_code < 300:
                 if body is None:
                     raise ResultsApiError(
                         method=method, url=where, status=response.status_code, reason="the body is not JSON", request_id=request_id
@@ -101,6 +104,7 @@ class Transport:
                 status=response.status_code,
                 retry_after_seconds=retry_after_seconds(response.headers),
                 request_id=request_id,
+                reason=_redirect_reason(response),
                 **parse_error_body(body),
             )
             self._wait_or_raise(response.status_code, response.headers, attempt, repeatable, scope, lambda: error, None)
@@ -113,6 +117,12 @@ class Transport:
         if delay is None or time.monotonic() + delay > scope.deadline:
             raise error() from cause
         self._sleep(delay)
+
+
+def _redirect_reason(response: requests.Response) -> Optional[str]:
+    if not 300 <= response.status_code < 400:
+        return None
+    return f"redirects are not followed (Location: {response.headers.get('location', 'none')}); check base_url and auth_url"
 
 
 class _OutOfTime(Exception):

@@ -157,6 +157,14 @@ class RetryTest(unittest.TestCase):
         self.assertEqual(caught.exception.status, 200)
         self.assertIn("the body is not JSON", str(caught.exception))
 
+    def test_a_redirect_is_not_followed_so_credentials_stay_put(self):
+        stub = self.stub([reply(302, None, location="http://elsewhere.example/steal"), OK])
+        with self.assertRaises(ResultsApiError) as caught:
+            client_for(stub, "A").list_session_results(TEST_ID)
+        self.assertEqual(caught.exception.status, 302)
+        self.assertIn("redirects are not followed (Location: http://elsewhere.example/steal)", str(caught.exception))
+        self.assertEqual(len(stub.api_requests()), 1)
+
     def test_a_success_that_is_not_a_page_is_an_error(self):
         stub = self.stub([reply(200, {"sessions": "nope"})])
         with self.assertRaises(ResultsApiError) as caught:
