@@ -1,0 +1,315 @@
+"""The Results API client (as src/client/results-client.ts)."""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, Callable, Dict, Iterator, List, Optional
+from urllib.parse import quote, urlencode, urlsplit
+
+import requests
+
+from .errors import ResultsApiError, ResultsPagingLimitError
+from .retry import RetryPolicy
+from .token_cache import AccessTokenInfo, TokenCache
+from .transport import CallScope, Transport
+
+#: The largest page the Results API serves.
+MAX_PAGE_SIZE = 500
+#: The deepest offset the Results API serves: a listing reaches the newest 10 000 + page size sessions.
+MAX_OFFSET = 10_000
+
+DEFAULT_TIMEOUT = 30.0
+
+#: What each request form means on the wire.
+FORMS = {
+    "A": {"scope": "public_api.read", "sessions_path": "/v2/sessionResults"},
+    "B": {"scope": "studies:read", "sessions_path": "/api/v2/sessionResults"},
+}
+
+#: The query parameters of one page, by keyword argument.
+_PAGE_PARAMS = {"limit": "limit", "offset": "offset", "rows_per_page": "rowsPerPage", "page_number": "pageNumber"}
+
+SessionResult = Dict[str, Any]
+SessionResultsPage = Dict[str, Any]
+
+
+class ResultsClient:
+    """A client of the Results API for one set of client credentials.
+
+    It mints access tokens with the client-credentials grant and keeps one cached, renewing it
+    a minute before expiry; threads calling at once share one token request. A token the API
+    refuses (401) is dropped and re-minted once. Rate-limited requests (429) are retried after
+    the time the server asks; lost responses and 5xx answers of reads are retried with backoff.
+    Every call has a time limit (``timeout``, seconds, retries and waits included).
+
+    Two request forms:
+
+    - ``"A"`` (earlier): the ``default`` authorization server, scope ``public_api.read``, the
+      ``token:`` header, ``limit``/``offset`` paging on ``/v2/sessionResults``.
+    - ``"B"`` (current): a custom authorization server, scope ``studies:read``,
+      ``Authorization: Bearer``, ``rowsPerPage``/``pageNumber`` paging on ``/api/v2/sessionResults``.
+
+    ``form`` defaults to B when ``authorization_server_id`` is given, otherwise A.
+
+    >>> client = ResultsClient(auth_url, base_url, client_id, client_secret, authorization_server_id=server_id)
+    >>> for session in client.session_results(test_id):
+    ...     print(session["sessionId"])
+    """
+
+    def __init__(
+        self,
+        auth_url: str,
+        base_url: str,
+        client_id: str,
+        client_secret: str,
+        *,
+        authorization_server_id: Optional[str] = None,
+        form: Optional[str] = None,
+        timeout: Optional[float] = DEFAULT_TIMEOUT,
+        max_retries: int = RetryPolicy.max_retries,
+        session: Optional[requests.Session] = None,
+        now: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] = time.sleep,
+        random: Optional[Callable[[], float]] = None,
+    ) -> None:
+        """Checks the arguments; raises ``ValueError`` naming the first one that is wrong. Sends nothing.
+
+        ``timeout``: default time limit of one call in seconds (None: no limit).
+        ``max_retries``: how many times a failed request is retried before its error is raised.
+        ``session``: the ``requests.Session`` to send with (proxies, certificates, adapters).
+        ``now``, ``sleep``, ``random``: the clock (epoch seconds), the wait before a retry and
+        the jitter's source, for tests.
+        """
+        self._auth_url = _http_base(auth_url, "auth_url")
+        self._base_url = _http_base(base_url, "base_url")
+        if not client_id:
+            raise ValueError("ResultsClient: client_id is required")
+        if not client_secret:
+            raise ValueError("ResultsClient: client_secret is required")
+        if form is not None and form not in FORMS:
+            raise ValueError(f'ResultsClient: form must be "A" or "B" (got {form!r})')
+        #: The request form in use, "A" or "B".
+        self.form = form or ("B" if authorization_server_id else "A")
+        if self.form == "B" and not authorization_server_id:
+            raise ValueError("ResultsClient: form B needs authorization_server_id (the custom authorization server id)")
+        server_id = "default" if self.form == "A" else authorization_server_id
+        self._token_url = f"{self._auth_url}/oauth2/{quote(str(server_id), safe='')}/v1/token"
+        if not isinstance(max_retries, int) or isinstance(max_retries, bool) or max_retries < 0:
+            raise ValueError("ResultsClient: max_retries must be an integer >= 0")
+        if timeout is not None and not (timeout > 0):
+            raise ValueError("ResultsClient: timeout must be > 0 seconds, or None for no limit")
+        self._client_id = client_id
+        self._client_secret = client_secret
+        policy = RetryPolicy(max_retries=max_retries, **({"random": random} if random else {}))
+        # A session given by the caller is the caller's to close.
+        self._own_session = None if session else requests.Session()
+        self._transport = Transport(session=session or self._own_session, policy=policy, sleep=sleep, now=now, timeout=timeout)
+        self._now = now
+        self._tokens = TokenCache(self._mint_token, now)
+
+    def __repr__(self) -> str:
+        # The secret stays out of notebook output and logs.
+        return f"ResultsClient(form={self.form!r}, auth_url={self._auth_url!r}, base_url={self._base_url!r}, client_id={self._client_id!r})"
+
+    def close(self) -> None:
+        """Closes the connections this client opened (not those of a session passed in)."""
+        if self._own_session is not None:
+            self._own_session.close()
+
+    def __enter__(self) -> "ResultsClient":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def get_access_token(self) -> str:
+        """An access token for this client: the cached one while fresh, else a newly minted one."""
+        return self._tokens.get().access_token
+
+    def get_access_token_info(self) -> AccessTokenInfo:
+        """Like :meth:`get_access_token`, with the token's scope and expiry."""
+        return self._tokens.get()
+
+    def list_session_results(
+        self,
+        test_id: str,
+        *,
+        limit: Optional[int] = None,
+        offset: Optional[int] = None,
+        rows_per_page: Optional[int] = None,
+        page_number: Optional[int] = None,
+        timeout: Optional[float] = None,
+    ) -> SessionResultsPage:
+        """One page of the sessions of a test, newest first: ``{"testId", "sessions", "meta": {"pagination"}}``.
+
+        Page with ``limit``/``offset`` or with ``rows_per_page``/``page_number`` (either works in
+        both forms; not both at once).
+        """
+        given = {"limit": limit, "offset": offset, "rows_per_page": rows_per_page, "page_number": page_number}
+        if (limit is not None or offset is not None) and (rows_per_page is not None or page_number is not None):
+            raise ValueError("list_session_results: page with limit/offset or with rows_per_page/page_number, not both")
+        params = {"testId": test_id}
+        params.update({_PAGE_PARAMS[k]: str(v) for k, v in given.items() if v is not None})
+        url = f"{self._base_url}{FORMS[self.form]['sessions_path']}?{urlencode(params)}"
+        body = self._get(url, self._transport.scope(timeout))
+        if not _is_session_results_page(body):
+            raise _unexpected_body(url, "not a page of session results")
+        return body
+
+    def session_results(
+        self,
+        test_id: str,
+        *,
+        page_size: int = MAX_PAGE_SIZE,
+        timeout: Optional[float] = None,
+        on_page: Optional[Callable[[Dict[str, Any]], None]] = None,
+    ) -> Iterator[SessionResult]:
+        """Every session of a test, newest first, fetched page by page as the loop consumes them.
+
+        Stops after a short page or once ``totalCount`` sessions are reached; a session seen on
+        an earlier page (pages shift when sessions arrive during the export) is not yielded
+        twice. A test with more sessions than the API pages through (see :data:`MAX_OFFSET`)
+        yields what it can, then raises :class:`ResultsPagingLimitError` rather than end as if
+        that were all.
+
+        ``timeout``: the time limit of each page request. ``on_page``: called after each page
+        arrives, before its sessions are yielded, with ``{"totalCount", "received", "page"}``
+        (e.g. for a progress bar).
+        """
+        if not isinstance(page_size, int) or isinstance(page_size, bool) or not 1 <= page_size <= MAX_PAGE_SIZE:
+            raise ValueError(f"session_results: page_size must be an integer from 1 to {MAX_PAGE_SIZE} (got {page_size!r})")
+        return self._iterate(test_id, page_size, timeout, on_page)
+
+    def _iterate(self, test_id, page_size, timeout, on_page) -> Iterator[SessionResult]:
+        seen = set()
+        total_count = 0
+        page_index = 0
+        while True:
+            if page_index * page_size > MAX_OFFSET:
+                raise ResultsPagingLimitError(
+                    f"session_results: the API pages at most {MAX_OFFSET} sessions deep; "
+                    f"the newest {len(seen)} of the test's {total_count} sessions were listed"
+                )
+            if self.form == "A":
+                page = self.list_session_results(test_id, limit=page_size, offset=page_index * page_size, timeout=timeout)
+            else:
+                page = self.list_session_results(test_id, rows_per_page=page_size, page_number=page_index + 1, timeout=timeout)
+            fresh = [s for s in page["sessions"] if s.get("sessionId") not in seen]
+            seen.update(s.get("sessionId") for s in fresh)
+            total_count = page["meta"]["pagination"]["totalCount"]
+            if on_page:
+                on_page({"totalCount": total_count, "received": len(seen), "page": page})
+            yield from fresh
+            if len(page["sessions"]) < page_size or (page_index + 1) * page_size >= total_count:
+                return
+            page_index += 1
+
+    def to_dataframe(self, test_id: str, *, page_size: int = MAX_PAGE_SIZE, timeout: Optional[float] = None):
+        """Every session of a test as a pandas DataFrame, newest first (needs pandas).
+
+        Columns: sessionId, audienceId, status, startTime and finishTime (UTC datetimes;
+        finishTime is NaT while unfinished). Raises ``ImportError`` naming pandas when it is
+        not installed, before any request is sent.
+        """
+        from .dataframe import sessions_to_dataframe, require_pandas
+
+        require_pandas()
+        return sessions_to_dataframe(self.session_results(test_id, page_size=page_size, timeout=timeout))
+
+    def workspaces(self, *, timeout: Optional[float] = None) -> List[Dict[str, Any]]:
+        """The workspaces where the caller's email is a team member (``id``, ``name``, ``createdAt``)."""
+        url = f"{self._base_url}/api/v1/workspaces"
+        body = self._get(url, self._transport.scope(timeout))
+        listed = body.get("workspaces") if isinstance(body, dict) else None
+        if not isinstance(listed, list):
+            raise _unexpected_body(url, "not a list of workspaces")
+        return listed
+
+    def tests(self, workspace_id: str, *, timeout: Optional[float] = None) -> List[Dict[str, Any]]:
+        """The tests of a workspace where the caller is a team member; their ids are test ids."""
+        url = f"{self._base_url}/api/v1/workspaces/{quote(workspace_id, safe='')}"
+        body = self._get(url, self._transport.scope(timeout))
+        listed = body.get("tests") if isinstance(body, dict) else None
+        if not isinstance(listed, list):
+            raise _unexpected_body(url, "not a workspace with tests")
+        return listed
+
+    def _get(self, url: str, scope: CallScope) -> Any:
+        """An authenticated GET. A 401 means the token was refused (expired early, revoked, keys
+        rotated): drop it, mint a new one and try once more. A second 401 is not the token's
+        age and is raised."""
+        attempt = 0
+        while True:
+            token = self._tokens.get()
+            try:
+                return self._transport.json("GET", url, self._auth_headers(token.access_token), scope, repeatable=True)
+            except ResultsApiError as err:
+                if err.status != 401 or attempt > 0:
+                    raise
+                self._tokens.invalidate(token.access_token)
+                attempt += 1
+
+    def _auth_headers(self, access_token: str) -> Dict[str, str]:
+        if self.form == "A":
+            return {"token": access_token, "accept": "application/json"}
+        return {"authorization": f"Bearer {access_token}", "accept": "application/json"}
+
+    def _mint_token(self) -> AccessTokenInfo:
+        """RFC 6749 §4.4.2: the client-credentials grant, client authenticated by form keys
+        (§2.3.1, as the service documents it), with the client's own time limit: threads
+        waiting for it share it."""
+        requested_at = self._now()
+        body = self._transport.json(
+            "POST",
+            self._token_url,
+            {"accept": "application/json"},
+            self._transport.scope(),
+            data={
+                "grant_type": "client_credentials",
+                "scope": FORMS[self.form]["scope"],
+                "client_id": self._client_id,
+                "client_secret": self._client_secret,
+            },
+            # Repeating a client-credentials grant only mints another token.
+            repeatable=True,
+        )
+        token = body.get("access_token") if isinstance(body, dict) else None
+        expires_in = body.get("expires_in") if isinstance(body, dict) else None
+        if (
+            not isinstance(token, str)
+            or not isinstance(expires_in, (int, float))
+            or isinstance(expires_in, bool)
+            or not expires_in > 0
+        ):
+            raise _unexpected_body(self._token_url, "not a token response", "POST")
+        token_type, scope = body.get("token_type"), body.get("scope")
+        return AccessTokenInfo(
+            access_token=token,
+            token_type=token_type if isinstance(token_type, str) else "Bearer",
+            scope=scope if isinstance(scope, str) else FORMS[self.form]["scope"],
+            # Counted from before the request was sent, so the token is never thought fresher than it is.
+            expires_at=requested_at + expires_in,
+        )
+
+
+def _http_base(value: str, name: str) -> str:
+    parts = urlsplit(value) if isinstance(value, str) else None
+    if parts is None or not parts.scheme or not parts.netloc:
+        raise ValueError(f"ResultsClient: {name} must be an absolute http(s) URL (got {value!r})")
+    if parts.scheme not in ("http", "https"):
+        raise ValueError(f"ResultsClient: {name} must be an http(s) URL (got {value!r})")
+    return f"{parts.scheme}://{parts.netloc}{parts.path}".rstrip("/")
+
+
+def _is_session_results_page(body: Any) -> bool:
+    if not isinstance(body, dict) or not isinstance(body.get("sessions"), list):
+        return False
+    meta = body.get("meta")
+    pagination = meta.get("pagination") if isinstance(meta, dict) else None
+    total = pagination.get("totalCount") if isinstance(pagination, dict) else None
+    return isinstance(total, (int, float)) and not isinstance(total, bool) and math.isfinite(total)
+
+
+def _unexpected_body(url: str, reason: str, method: str = "GET") -> ResultsApiError:
+    return ResultsApiError(method=method, url=url.split("?")[0], status=200, reason=reason)

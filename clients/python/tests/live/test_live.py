@@ -1,0 +1,147 @@
+"""The client against a running Results API server.
+
+Needs the server and a seeded API user, given in the environment (the repository's
+test/client/python-client.test.ts starts the server, seeds it and runs this suite):
+
+- RESULTS_API_LIVE_URL: the server's base URL (token endpoints and API on one origin)
+- RESULTS_API_LIVE_CLIENT_ID, RESULTS_API_LIVE_CLIENT_SECRET: the API user's credential
+- RESULTS_API_LIVE_SERVER_ID: the custom authorization server's id (form B)
+- RESULTS_API_LIVE_WORKSPACE_ID, RESULTS_API_LIVE_TEST_ID: a workspace of the user and its test
+- RESULTS_API_LIVE_SESSIONS: the test's sessions as JSON, in the order the API returns them
+"""
+
+import json
+import os
+import unittest
+import uuid
+
+import requests
+
+from results_api_client import ResultsApiError, ResultsClient
+
+VARIABLES = ["URL", "CLIENT_ID", "CLIENT_SECRET", "SERVER_ID", "WORKSPACE_ID", "TEST_ID", "SESSIONS"]
+ENV = {name: os.environ.get(f"RESULTS_API_LIVE_{name}") for name in VARIABLES}
+
+
+def setUpModule():
+    missing = [f"RESULTS_API_LIVE_{name}" for name, value in ENV.items() if not value]
+    if missing:
+        raise unittest.SkipTest(f"no live server given: set {', '.join(missing)}")
+
+
+class RecordingSession(requests.Session):
+    """A requests session that remembers what it sent (method, path, headers)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent = []
+
+    def send(self, request, **kwargs):
+        self.sent.append(request)
+        return super().send(request, **kwargs)
+
+    def token_requests(self):
+        return [r for r in self.sent if r.path_url.endswith("/v1/token")]
+
+    def api_requests(self):
+        return [r for r in self.sent if not r.path_url.endswith("/v1/token")]
+
+
+class LiveTest(unittest.TestCase):
+    def client(self, form: str, **options) -> ResultsClient:
+        if form == "B":
+            options["authorization_server_id"] = ENV["SERVER_ID"]
+        options.setdefault("client_secret", ENV["CLIENT_SECRET"])
+        client = ResultsClient(ENV["URL"], ENV["URL"], ENV["CLIENT_ID"], form=form, **options)
+        self.addCleanup(client.close)
+        return client
+
+    @property
+    def sessions(self):
+        return json.loads(ENV["SESSIONS"])
+
+    def test_every_session_in_order_in_both_forms(self):
+        for form in ("A", "B"):
+            with self.subTest(form=form):
+                session = RecordingSession()
+                self.addCleanup(session.close)
+                listed = list(self.client(form, session=session).session_results(ENV["TEST_ID"], page_size=7))
+                self.assertEqual(listed, self.sessions)
+                self.assertEqual(len(session.api_requests()), -(-len(self.sessions) // 7))
+                self.assertEqual(len(session.token_requests()), 1)
+
+    def test_one_page_in_each_form(self):
+        a = self.client("A").list_session_results(ENV["TEST_ID"], limit=5, offset=3)
+        self.assertEqual(a["sessions"], self.sessions[3:8])
+        self.assertEqual(a["meta"]["pagination"], {"limit": 5, "offset": 3, "totalCount": len(self.sessions)})
+        b = self.client("B").list_session_results(ENV["TEST_ID"], rows_per_page=5, page_number=2)
+        self.assertEqual(b["sessions"], self.sessions[5:10])
+        self.assertEqual(b["meta"]["pagination"]["pageNumber"], 2)
+
+    def test_the_scope_of_each_form(self):
+        self.assertEqual(self.client("A").get_access_token_info().scope, "public_api.read")
+        self.assertEqual(self.client("B").get_access_token_info().scope, "studies:read")
+
+    def test_workspaces_and_their_tests(self):
+        client = self.client("B")
+        self.assertIn(ENV["WORKSPACE_ID"], [w["id"] for w in client.workspaces()])
+        tests = client.tests(ENV["WORKSPACE_ID"])
+        self.assertEqual([(t["id"], t["sessionCount"]) for t in tests], [(ENV["TEST_ID"], len(self.sessions))])
+
+    def test_to_dataframe(self):
+        try:
+            import pandas
+        except ImportError:
+            self.skipTest("pandas is not installed (Debian: python3-pandas)")
+        frame = self.client("B").to_dataframe(ENV["TEST_ID"], page_size=7)
+        self.assertEqual(list(frame["sessionId"]), [s["sessionId"] for s in self.sessions])
+        self.assertEqual(frame["startTime"][0], pandas.Timestamp(self.sessions[0]["startTime"]))
+        self.assertEqual(str(frame["finishTime"].dt.tz), "UTC")
+
+    def test_a_revoked_token_is_replaced_once(self):
+        for form, server in (("A", "default"), ("B", ENV["SERVER_ID"])):
+            with self.subTest(form=form):
+                session = RecordingSession()
+                self.addCleanup(session.close)
+                client = self.client(form, session=session)
+                revoked = client.get_access_token()
+                answer = requests.post(
+                    f"{ENV['URL']}/oauth2/{server}/v1/revoke",
+                    data={"token": revoked, "client_id": ENV["CLIENT_ID"], "client_secret": ENV["CLIENT_SECRET"]},
+                    timeout=10,
+                )
+                self.assertEqual(answer.status_code, 200)
+
+                page = client.list_session_results(ENV["TEST_ID"], limit=2) if form == "A" else client.list_session_results(ENV["TEST_ID"], rows_per_page=2)
+                self.assertEqual(page["sessions"], self.sessions[:2])
+                fresh = client.get_access_token()
+                self.assertNotEqual(fresh, revoked)
+                self.assertEqual(len(session.token_requests()), 2)
+                header = "token" if form == "A" else "authorization"
+                used = [r.headers[header].removeprefix("Bearer ") for r in session.api_requests()]
+                self.assertEqual(used, [revoked, fresh])
+
+    def test_wrong_credentials_are_an_oauth_error(self):
+        with self.assertRaises(ResultsApiError) as caught:
+            self.client("B", client_secret="not-the-secret").get_access_token()
+        err = caught.exception
+        self.assertEqual((err.status, err.method, err.oauth.error), (401, "POST", "invalid_client"))
+        self.assertNotIn("not-the-secret", str(err))
+
+    def test_a_bad_test_id_is_a_problem_naming_it(self):
+        with self.assertRaises(ResultsApiError) as caught:
+            self.client("B").list_session_results("not-a-uuid")
+        err = caught.exception
+        self.assertEqual(err.status, 400)
+        self.assertIn("testId", err.problem.detail)
+        self.assertIsNotNone(err.request_id)
+
+    def test_a_test_of_another_workspace_is_not_found(self):
+        with self.assertRaises(ResultsApiError) as caught:
+            self.client("A").list_session_results(str(uuid.uuid4()))
+        self.assertEqual(caught.exception.status, 404)
+        self.assertEqual(caught.exception.problem.type, "urn:results-api:problem:not-found")
+
+
+if __name__ == "__main__":
+    unittest.main()
