@@ -1,4 +1,5 @@
 import { CommanderError } from 'commander';
+import { ResultsApiError, ResultsNetworkError } from '../client/errors.js';
 import { ConfigError } from '../config.js';
 import { isDatabaseUnavailable } from '../ops/database-unavailable.js';
 import { StoreConflictError } from '../store/conflicts.js';
@@ -67,6 +68,8 @@ function describeError(err: unknown): { message: string; exitCode: number; detai
   if (err instanceof CliError) return { message: err.message, exitCode: err.exitCode, details: err.details };
   if (err instanceof ConfigError) return { message: err.message, exitCode: EXIT_USAGE, details: [] };
   if (err instanceof StoreConflictError) return { message: err.message, exitCode: EXIT_FAILURE, details: [] };
+  // The SDK's failures (a consumer command talking to a server) say what they are as they are.
+  if (err instanceof ResultsNetworkError || err instanceof ResultsApiError) return { message: err.message, exitCode: EXIT_FAILURE, details: [] };
   if (isDatabaseUnavailable(err)) {
     return { message: `the database (DATABASE_URL) is unreachable: ${describeCause(err)}`, exitCode: EXIT_FAILURE, details: [] };
   }
