@@ -51,6 +51,8 @@ export interface Config {
   readonly baseUrl: string;
   readonly databaseUrl: string;
   readonly redisUrl: string | undefined;
+  /** Before every Redis key and channel this deployment uses; undefined: derived from the database. */
+  readonly redisKeyPrefix: string | undefined;
   /** The custom authorization server's id; when unset, one is generated once and persisted. */
   readonly authServerId: string | undefined;
   readonly authServerAudience: string;
@@ -118,6 +120,16 @@ function redisUrl(env: Env): string | undefined {
   const raw = env.REDIS_URL;
   if (!raw) return undefined;
   if (!/^rediss?:\/\/.+/.test(raw)) throw new ConfigError(`REDIS_URL must be redis://... or rediss://... (got "${redactUrl(raw)}")`);
+  return raw;
+}
+
+const REDIS_KEY_PREFIX = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** Unset: a prefix of this deployment's own, made from an id kept in its database (see openStoreWithFeed). */
+function redisKeyPrefix(env: Env): string | undefined {
+  const raw = env.REDIS_KEY_PREFIX;
+  if (raw === undefined || raw === '') return undefined;
+  if (!REDIS_KEY_PREFIX.test(raw)) throw new ConfigError(`REDIS_KEY_PREFIX must be 1-64 letters, digits or . _ : - (got "${raw.slice(0, 80)}")`);
   return raw;
 }
 
@@ -222,6 +234,7 @@ export function loadConfig(env: Env = process.env): Config {
     baseUrl: httpUrl(env, 'BASE_URL', publicUrl),
     databaseUrl: databaseUrl(env),
     redisUrl: redisUrl(env),
+    redisKeyPrefix: redisKeyPrefix(env),
     authServerId,
     authServerAudience: audience,
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 3600, 1, MAX_TOKEN_TTL_SECONDS),

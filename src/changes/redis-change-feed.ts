@@ -4,8 +4,6 @@ import { REDIS_CONNECT_TIMEOUT_MS, whenReady } from '../redis/redis-client.js';
 import type { Outage } from '../ops/outage.js';
 import { LocalChangeFeed, type Change } from './change-feed.js';
 
-const CHANNEL = 'results-api:changes';
-
 /**
  * Fans changes out to every process through Redis pub/sub (the server processes and the
  * CLI all publish here), so a revocation made anywhere is acted on everywhere at once.
@@ -22,10 +20,11 @@ export class RedisChangeFeed extends LocalChangeFeed {
     private readonly publisher: Redis,
     subscriber: Redis,
     private readonly outage: Outage,
+    private readonly channel: string,
   ) {
     super();
     subscriber.on('message', (channel: string, message: string) => {
-      if (channel !== CHANNEL) return;
+      if (channel !== this.channel) return;
       try {
         const { origin, change } = JSON.parse(message) as { origin: string; change: Change };
         if (origin !== this.origin) this.deliver(change);
@@ -34,13 +33,13 @@ export class RedisChangeFeed extends LocalChangeFeed {
       }
     });
     // On every (re)connection: after an outage the subscription has to be made again.
-    subscriber.on('ready', () => void subscriber.subscribe(CHANNEL).catch(() => {}));
+    subscriber.on('ready', () => void subscriber.subscribe(this.channel).catch(() => {}));
   }
 
   override async publish(change: Change): Promise<void> {
     this.deliver(change);
     // During a known outage, do not wait at all; otherwise give a new connection its chance.
     if (this.outage.isDown || !(await whenReady(this.publisher, REDIS_CONNECT_TIMEOUT_MS))) return;
-    await this.publisher.publish(CHANNEL, JSON.stringify({ origin: this.origin, change })).catch(() => {});
+    await this.publisher.publish(this.channel, JSON.stringify({ origin: this.origin, change })).catch(() => {});
   }
 }

@@ -12,7 +12,7 @@ function fakeRedis(status: string, exec: () => Promise<unknown>): Redis {
 
 describe('RedisRateLimiter', () => {
   it('counts in Redis while it answers', async () => {
-    const limiter = new RedisRateLimiter(fakeRedis('ready', async () => [[null, 7]]), clock, new MemoryRateLimiter(clock));
+    const limiter = new RedisRateLimiter(fakeRedis('ready', async () => [[null, 7]]), clock, new MemoryRateLimiter(clock), 'test:rl:');
     expect(await limiter.hit('k', 10, 60)).toMatchObject({ allowed: true, remaining: 3 });
   });
 
@@ -21,6 +21,7 @@ describe('RedisRateLimiter', () => {
       fakeRedis('reconnecting', () => Promise.reject(new Error('must not be called'))),
       clock,
       new MemoryRateLimiter(clock),
+      'test:rl:',
     );
     expect(await limiter.hit('k', 2, 60)).toMatchObject({ allowed: true, remaining: 1 });
     expect(await limiter.hit('k', 2, 60)).toMatchObject({ allowed: true, remaining: 0 });
@@ -39,6 +40,7 @@ describe('RedisRateLimiter', () => {
       }),
       movingClock,
       new MemoryRateLimiter(movingClock),
+      'test:rl:',
     );
     expect(await limiter.hit('k', 5, 60)).toMatchObject({ allowed: true, remaining: 4 });
     expect(await limiter.hit('k', 5, 60)).toMatchObject({ allowed: true, remaining: 3 });

@@ -22,7 +22,7 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly redis: Redis,
     private readonly clock: Clock,
     private readonly local: RateLimiter,
-    private readonly prefix = 'results-api:rl:',
+    private readonly prefix: string,
   ) {}
 
   private skipRedisUntil = 0;

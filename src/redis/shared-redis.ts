@@ -21,7 +21,8 @@ export class SharedRedis {
   private readonly subscriber: Redis;
   private closing = false;
 
-  constructor(url: string, clock: Clock) {
+  /** `prefix` goes before every key and channel, so deployments sharing one Redis stay apart. */
+  constructor(url: string, clock: Clock, prefix: string) {
     const failed = (err: Error) => this.outage.markDown(err.message || (err as { code?: string }).code || 'connection failed');
     this.commands = redisClient(url, failed);
     this.commands.on('ready', () => this.outage.markUp());
@@ -30,8 +31,8 @@ export class SharedRedis {
     });
     // The subscriber's failures show on the command connection too; its own errors are expected then.
     this.subscriber = redisClient(url, () => {});
-    this.feed = new RedisChangeFeed(this.commands, this.subscriber, this.outage);
-    this.rateLimiter = new RedisRateLimiter(this.commands, clock, new MemoryRateLimiter(clock));
+    this.feed = new RedisChangeFeed(this.commands, this.subscriber, this.outage, `${prefix}changes`);
+    this.rateLimiter = new RedisRateLimiter(this.commands, clock, new MemoryRateLimiter(clock), `${prefix}rl:`);
   }
 
   /** For /readyz. Fails at once while disconnected. */

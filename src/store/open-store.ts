@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { LocalChangeFeed, type ChangeFeed } from '../changes/change-feed.js';
 import type { Clock } from '../clock.js';
 import type { SharedRedis } from '../redis/shared-redis.js';
@@ -71,26 +72,29 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions):
  * every CLI command open it here, so whatever either changes reaches every cache.
  */
 export async function openStoreWithFeed(
-  config: { databaseUrl: string; redisUrl: string | undefined },
+  config: { databaseUrl: string; redisUrl: string | undefined; redisKeyPrefix: string | undefined },
   clock: Clock,
 ): Promise<{ store: Store; feed: ChangeFeed; redis: SharedRedis | undefined; close(): Promise<void> }> {
-  // Loaded only when configured: an embedded server never pays for ioredis. Never waits for Redis.
-  const redis = config.redisUrl ? new (await import('../redis/shared-redis.js')).SharedRedis(config.redisUrl, clock) : undefined;
-  const feed: ChangeFeed = redis?.feed ?? new LocalChangeFeed();
-  const closeRedis = async () => {
+  // Nothing is announced before Redis (if any) is connected below: migrating and reading
+  // settings change nothing a cache holds.
+  let feed: ChangeFeed = new LocalChangeFeed();
+  let redis: SharedRedis | undefined;
+  const store = await openStore(config.databaseUrl, { clock, announce: (change) => feed.publish(change) });
+  const close = async () => {
     await feed.close().catch(() => undefined);
     await redis?.close();
-  };
-  const store = await openStore(config.databaseUrl, { clock, announce: (change) => feed.publish(change) }).catch(async (error: unknown) => {
-    await closeRedis();
-    throw error;
-  });
-  const close = async () => {
-    await closeRedis();
     await store.database.close();
   };
   try {
     await store.database.migrate();
+    if (config.redisUrl) {
+      // Two deployments on one Redis must not share rate limits or changes: by default the
+      // prefix names this deployment's database, by an id generated once and kept there.
+      const prefix = config.redisKeyPrefix ?? `results-api:${await store.settings.getOrSet('deployment_id', randomBytes(6).toString('hex'))}:`;
+      // Loaded only when configured: an embedded server never pays for ioredis. Never waits for Redis.
+      redis = new (await import('../redis/shared-redis.js')).SharedRedis(config.redisUrl, clock, prefix);
+      feed = redis.feed;
+    }
   } catch (error) {
     await close();
     throw error;
