@@ -22,14 +22,21 @@ const BODY_CACHE_BYTES = 8 * 1024 * 1024;
 export class SessionPageReader {
   private readonly anchors: FreshCache<SessionKey[]>;
   private readonly bodies: FreshCache<string>;
+  private readonly completedCounts: FreshCache<number>;
 
   constructor(
-    private readonly sessions: Pick<SessionRepository, 'listSessions' | 'listSessionKeys'>,
+    private readonly sessions: Pick<SessionRepository, 'listSessions' | 'listSessionKeys' | 'countCompletedSessions'>,
     watcher: ChangeWatcher,
     clock: Clock,
   ) {
     this.anchors = new FreshCache(watcher, clock);
     this.bodies = new FreshCache(watcher, clock, { maxSize: BODY_CACHE_BYTES, sizeOf: (body) => body.length });
+    this.completedCounts = new FreshCache(watcher, clock);
+  }
+
+  /** COMPLETE sessions of a test, counted once per change rather than once per page of a long listing. */
+  completedCount(testId: string): Promise<number> {
+    return this.completedCounts.get(testId, () => this.sessions.countCompletedSessions(testId));
   }
 
   /** The serialized body of a page, from the cache or rendered (and kept) now. */

@@ -94,4 +94,21 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
       ) STRICT;
     `,
   },
+  {
+    // The Legacy (v1) family: what a study answers (its type, who ordered it and when, its test
+    // plan as JSON), and the completed sessions of a test in page order, covering what a
+    // keyset page reads, so a page at any depth is one short range read.
+    version: 3,
+    sql: `
+      ALTER TABLE tests ADD COLUMN type TEXT NOT NULL DEFAULT 'STUDYV2';
+      ALTER TABLE tests ADD COLUMN ordered_at INTEGER;
+      ALTER TABLE tests ADD COLUMN ordered_by_email TEXT;
+      ALTER TABLE tests ADD COLUMN ordered_by_name TEXT;
+      ALTER TABLE tests ADD COLUMN test_plan TEXT;
+      UPDATE tests SET ordered_at = created_at;
+      UPDATE tests SET product_type = upper(product_type)
+       WHERE upper(product_type) IN ('SURVEY', 'LIVE_CONVERSATION', 'NON_THINK_OUT_LOUD', 'THINK_OUT_LOUD');
+      CREATE INDEX sessions_completed ON sessions (test_id, start_time, session_id, finish_time) WHERE status = 'COMPLETE';
+    `,
+  },
 ];
