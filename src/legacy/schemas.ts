@@ -111,6 +111,12 @@ const CompletedSession = Type.Object(
     completedDateTime: Time('When the participant finished.'),
     state: Type.String({ examples: ['completed'] }),
     answers: Type.Array(Type.Object({}), { description: 'Empty until answers are stored (a later issue).' }),
+    startTime: Time('Extension (not in the original contract): when the session started, as in the v2 listing.'),
+    audienceId: Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      format: 'uuid',
+      description: 'Extension (not in the original contract): the audience, as in the v2 listing; null when none.',
+    }),
     screenerResponses: Type.Array(Type.Object({}), { description: 'Empty until screener responses are stored (a later issue).' }),
   },
   { title: 'CompletedSession' },

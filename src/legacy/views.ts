@@ -49,6 +49,8 @@ export const completedSessionView = (cursors: SessionCursors, s: Session) => ({
   completedDateTime: isoTime(s.finishTime ?? s.startTime),
   state: 'completed',
   answers: [],
+  startTime: isoTime(s.startTime),
+  audienceId: s.audienceId,
   screenerResponses: [],
 });
 

@@ -187,6 +187,8 @@ describe.each(['/usertesting/api/v1', '/v1'])('%s', (prefix) => {
       completedDateTime: new Date(all[0]!.finishTime!).toISOString(),
       state: 'completed',
       answers: [],
+      startTime: new Date(all[0]!.startTime).toISOString(),
+      audienceId: all[0]!.audienceId,
       screenerResponses: [],
     });
     const second = await json<Page>(`${prefix}/studies/${checkout}/completed-sessions?after=${first.sessions[49]!.cursor}`);
