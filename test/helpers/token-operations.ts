@@ -61,8 +61,8 @@ export async function introspection(
   return (await res.json()) as Record<string, unknown>;
 }
 
-/** A GET of a Results API page listing the caller's workspaces (the cheapest protected route). */
-export const callApi = (t: TestApp, headers: Record<string, string>, path = '/api/v1/workspaces'): Promise<Response> =>
+/** A GET of the Legacy (v1) list of the caller's workspaces (the cheapest protected route), or of `path`. */
+export const callApi = (t: TestApp, headers: Record<string, string>, path = '/usertesting/api/v1/workspaces'): Promise<Response> =>
   fetch(`${t.url}${path}`, { headers });
 
 /**
