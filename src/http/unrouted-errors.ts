@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiProblem, OAuthError, apiErrors, oauthErrors } from '../errors.js';
 import { isOAuthPath, oauthErrorBody, problemBody, sendApiError, sendOAuthError } from './error-handler.js';
+import { isLegacyPath, legacyErrorBody } from './legacy-errors.js';
 
 /**
  * Requests refused before any route sees them still get an answer in the documented shape of
@@ -49,7 +50,9 @@ export function answerUnparsedRequest(error: ConnectionError, socket: Socket): v
   const path = /^[A-Z]+ (\S+)/.exec(requestLine)?.[1] ?? '';
   const [type, body] = isOAuthPath(path)
     ? ['application/json; charset=utf-8', JSON.stringify(oauthErrorBody(asOAuthError(problem)))]
-    : ['application/problem+json; charset=utf-8', JSON.stringify(problemBody(problem))];
+    : isLegacyPath(path)
+      ? ['application/json; charset=utf-8', JSON.stringify(legacyErrorBody(problem))]
+      : ['application/problem+json; charset=utf-8', JSON.stringify(problemBody(problem))];
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n` +

@@ -10,13 +10,11 @@ export const INVALID_CLIENT = {
   error_description: 'Client authentication failed. Either the client or the client credentials are invalid.',
 };
 
-/** The Results API's answer to a token that is not (or no longer) valid. */
-export const INVALID_TOKEN_PROBLEM = {
-  type: 'urn:results-api:problem:invalid-token',
-  title: 'Invalid access token',
-  status: 401,
-  detail: 'The access token is invalid, expired or revoked.',
-};
+/**
+ * The answer of `callApi`'s default route (the Legacy v1 family, in its own error body) to a
+ * token that is not (or no longer) valid.
+ */
+export const INVALID_TOKEN_PROBLEM = { errorCode: 'UNAUTHORIZED', errorMessage: 'The access token is invalid, expired or revoked.' };
 
 type Client = Pick<SeededClient, 'clientId' | 'clientSecret'>;
 
