@@ -108,7 +108,7 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
       UPDATE tests SET ordered_at = created_at;
       UPDATE tests SET product_type = upper(product_type)
        WHERE upper(product_type) IN ('SURVEY', 'LIVE_CONVERSATION', 'NON_THINK_OUT_LOUD', 'THINK_OUT_LOUD');
-      CREATE INDEX sessions_completed ON sessions (test_id, start_time, session_id, finish_time) WHERE status = 'COMPLETE';
+      CREATE INDEX sessions_completed ON sessions (test_id, start_time, session_id, finish_time, audience_id) WHERE status = 'COMPLETE';
     `,
   },
 ];
