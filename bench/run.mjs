@@ -26,6 +26,7 @@ import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath, URL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { layoutOf, singleTestLayout } from './lib/data.mjs';
+import { runExport } from './lib/export-scenario.mjs';
 import { runImport } from './lib/import-scenario.mjs';
 import { killAllNow, stopAll } from './lib/processes.mjs';
 import { bestRun, computeRatios, formatTables, gitInfo, machineInfo, peakRssUnderList, writeReport } from './lib/report.mjs';
@@ -52,7 +53,9 @@ const PROFILES = {
     runs: 2,
     connections: 50,
     importTimeoutSeconds: 300,
-    watchdogSeconds: 25 * 60,
+    exportSessions: 1_000_000,
+    exportTimeoutSeconds: 600,
+    watchdogSeconds: 45 * 60,
   },
   smoke: {
     totalSessions: 2_000,
@@ -68,6 +71,9 @@ const PROFILES = {
     runs: 1,
     connections: 50,
     importTimeoutSeconds: 60,
+    // Beyond the offset bound even counting COMPLETE sessions only (10,800 of them), so the cursor path runs.
+    exportSessions: 14_400,
+    exportTimeoutSeconds: 60,
     watchdogSeconds: 3 * 60,
   },
 };
@@ -75,7 +81,7 @@ const PROFILES = {
 const USAGE = `usage: node bench/run.mjs [options]
   --smoke          tiny data, 1 s runs, no warm-up: proves the harness works (~30 s)
   --out DIR        where the JSON goes (default bench/results, bench/results/smoke with --smoke)
-  --only ID,ID     only these scenarios (e.g. list.offset10k, import.sessions); writes *-partial.json
+  --only ID,ID     only these scenarios (e.g. list.offset10k, import.sessions, export.sessions); writes *-partial.json
   --cpu-prof       profile the SQLite server (node --cpu-prof) and print where its time went
   --duration S     seconds per measured run (default 10)
   --log-level L    the servers' LOG_LEVEL (default warn)
@@ -252,7 +258,8 @@ async function main() {
   const wanted = (id) => !partial || opts.only.has(id);
   const dist = await loadDist();
   const envUrl = process.env.DATABASE_URL ?? '';
-  const pgUrl = /^postgres(ql)?:\/\//.test(envUrl) && (!partial || [...opts.only].some((id) => id.startsWith('pg.'))) ? envUrl : null;
+  const pgUrl =
+    /^postgres(ql)?:\/\//.test(envUrl) && (!partial || [...opts.only].some((id) => id.startsWith('pg.') || id === 'export.sessions')) ? envUrl : null;
   const work = mkdtempSync(join(tmpdir(), 'results-api-bench-'));
   const profileDir = join(work, 'profiles');
   const schemas = [];
@@ -278,6 +285,7 @@ async function main() {
     },
     data: {},
     import: null,
+    export: null,
     scenarios: {},
   };
 
@@ -313,6 +321,23 @@ async function main() {
     }
 
     const { targets, data } = await seedAll({ p, dist, work, pgUrl, schemas });
+
+    // A whole test beyond the offset bound, by cursor, before the load scenarios start their servers.
+    if (wanted('export.sessions')) {
+      report.export = await runExport({
+        dist,
+        cli: CLI,
+        cwd: ROOT,
+        work,
+        sessions: p.exportSessions,
+        pgUrl,
+        schemas,
+        logLevel: opts.logLevel,
+        timeoutSeconds: p.exportTimeoutSeconds,
+        log,
+        credential: targets.credential,
+      });
+    }
     report.data = data;
 
     const catalog = scenarioCatalog(p, targets).filter((s) => wanted(s.id));

@@ -162,6 +162,8 @@ export const apiErrors = {
     }),
   testNotFound: (internal: string) => new ApiProblem('not-found', 'Test not found', { internal }),
   workspaceNotFound: (internal: string) => new ApiProblem('not-found', 'Workspace not found', { internal }),
+  studyNotFound: (internal: string) => new ApiProblem('not-found', 'Study not found', { internal }),
+  sessionNotFound: (internal: string) => new ApiProblem('not-found', 'Session not found', { internal }),
   routeNotFound: (method: string, url: string) =>
     new ApiProblem('not-found', `No endpoint answers ${method} ${truncate(pathOf(url))}.`),
   methodNotAllowed: (method: string, url: string, allowed: readonly string[]) =>

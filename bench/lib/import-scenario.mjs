@@ -24,7 +24,7 @@ export async function runImport({ dist, cli, cwd, work, env, sessions, timeoutSe
     try {
       await store.database.migrate();
       const workspace = await store.directory.createWorkspace({ id: randomUUID(), name: 'Import' }, by);
-      await store.directory.createTest({ id: testId, workspaceId: workspace.id, title: 'Import', productType: 'survey' }, by);
+      await store.directory.createTest({ id: testId, workspaceId: workspace.id, title: 'Import', productType: 'SURVEY' }, by);
     } finally {
       await store.database.close();
     }

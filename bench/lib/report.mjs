@@ -136,6 +136,14 @@ function importLine(i) {
   );
 }
 
+function exportLine(store, e) {
+  const outcome = e.sessionsPerSec === null ? e.error : `${num(e.sessionsPerSec)} sessions/s`;
+  return (
+    `sessions export (${store}): a ${num(e.sessions)}-session test, its ${num(e.expected)} completed sessions in ${num(e.seconds, 1)} s = ` +
+    `${outcome} (${e.method}; exporter peak RSS ${num(e.exporterPeakRssMb)} MB, server ${num(e.serverPeakRssMb)} MB)`
+  );
+}
+
 function seedLine(name, d) {
   return (
     `seed ${name}: ${num(d.sessions)} sessions over ${num(d.tests)} test${d.tests === 1 ? '' : 's'} ` +
@@ -158,6 +166,7 @@ export function formatTables(report) {
     '',
   ];
   if (report.import) lines.push(importLine(report.import));
+  for (const [store, e] of Object.entries(report.export ?? {})) lines.push(exportLine(store, e));
   for (const [name, d] of Object.entries(report.data)) lines.push(seedLine(name, d));
   const ratioRows = report.ratios.map((r) => [
     r.title,

@@ -36,7 +36,7 @@ async function seedThroughStore(store, dist, { counts, credential }) {
   const testIds = [];
   for (let i = 0; i < counts.length; i++) {
     const id = randomUUID();
-    await store.directory.createTest({ id, workspaceId: workspace.id, title: `Benchmark test ${i + 1}`, productType: 'survey' }, by);
+    await store.directory.createTest({ id, workspaceId: workspace.id, title: `Benchmark test ${i + 1}`, productType: 'SURVEY' }, by);
     testIds.push(id);
   }
   return { workspaceId: workspace.id, testIds };

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { generateClientId, generateClientSecret } from '../oauth/client-secrets.js';
 import type { Runtime } from '../runtime.js';
 import { emailKey } from '../store/email.js';
-import type { Actor, SessionInput } from '../store/store.js';
+import type { Actor, SessionInput, TestPlan } from '../store/store.js';
 import { withRuntime } from './context.js';
 import { SECRET_SHOWN_ONCE, secretLines } from './credentials.js';
 import { emit, JSON_FLAG, JSON_FLAG_HELP, type OutputOptions } from './output.js';
@@ -12,9 +12,39 @@ export const DEMO_WORKSPACE_ID = '5b3c2a1e-7d4f-4e8a-9c6b-1a2b3c4d5e6f';
 export const DEMO_WORKSPACE_NAME = 'Demo workspace';
 export const DEMO_TEST_ID = '9f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f';
 export const DEMO_TEST_TITLE = 'Demo test: checkout flow survey';
-export const DEMO_PRODUCT_TYPE = 'survey';
+export const DEMO_PRODUCT_TYPE = 'THINK_OUT_LOUD';
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_SESSION_COUNT = 60;
+
+/** A small test plan, so the Legacy (v1) study shows tasks and task groups. */
+export const DEMO_TEST_PLAN: TestPlan = {
+  id: 'demo-checkout-plan',
+  shortTest: false,
+  taskGroups: [
+    { id: 'demo-initial', type: 'INITIAL' },
+    { id: 'demo-main', type: 'MAIN' },
+  ],
+  tasks: [
+    { text: 'Open the shop and find a pair of running shoes.', taskType: 'launch_url', taskGroupId: 'demo-initial', launchUrl: 'https://shop.example.com' },
+    { text: 'Add them to the cart and check out as a guest.', taskType: 'blank', taskGroupId: 'demo-main' },
+    {
+      text: 'Which payment methods did you notice?',
+      taskType: 'multiple_choice',
+      taskGroupId: 'demo-main',
+      choices: ['Card', 'PayPal', 'Invoice'],
+      multipleAnswers: true,
+    },
+    {
+      text: 'How easy was checking out?',
+      taskType: 'rating_scale',
+      taskGroupId: 'demo-main',
+      scaleMinimum: 1,
+      scaleMaximum: 5,
+      lowerEndpoint: 'Very difficult',
+      upperEndpoint: 'Very easy',
+    },
+  ],
+};
 
 /** What `demo --json` prints: everything a script needs to call the API. */
 export interface DemoResult {
@@ -78,7 +108,14 @@ async function seedDemo(rt: Runtime, by: Actor): Promise<DemoResult> {
   const test =
     (await store.directory.getTest(DEMO_TEST_ID)) ??
     (await store.directory.createTest(
-      { id: DEMO_TEST_ID, workspaceId: workspace.id, title: DEMO_TEST_TITLE, productType: DEMO_PRODUCT_TYPE },
+      {
+        id: DEMO_TEST_ID,
+        workspaceId: workspace.id,
+        title: DEMO_TEST_TITLE,
+        productType: DEMO_PRODUCT_TYPE,
+        orderedBy: { email: DEMO_EMAIL, name: 'Demo researcher' },
+        plan: DEMO_TEST_PLAN,
+      },
       by,
     ));
   await store.sessions.importSessions(test.id, demoSessions(), by);

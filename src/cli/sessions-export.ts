@@ -16,7 +16,8 @@ type ExportOptions = CredentialFlags & { test: string; format?: ExportFormat; ou
 const WRITE_CHUNK = 64 * 1024;
 
 /**
- * `sessions export`: every session of a test, through the SDK's paging iterator. Stdout
+ * `sessions export`: every session of a test, through the SDK's paging iterator (by offset,
+ * or by the v1 cursor for a test beyond the offset listing's bound, so any size). Stdout
  * carries nothing but the data; the progress bar and the summary go to stderr, and only on
  * a terminal. With --out the file appears only once the export is complete.
  */
@@ -47,7 +48,18 @@ export function registerSessionsExportCommand(sessions: Command): void {
 export async function exportSessions(
   client: ResultsClient,
   testId: string,
-  { format, out, progress }: { format: ExportFormat; out: string | undefined; progress: Pick<ProgressBar, 'update' | 'clear'> | undefined },
+  {
+    format,
+    out,
+    progress,
+    offsetBound,
+  }: {
+    format: ExportFormat;
+    out: string | undefined;
+    progress: Pick<ProgressBar, 'update' | 'clear'> | undefined;
+    /** Lowers the offset listing's bound (tests); beyond it the SDK reads by cursor. */
+    offsetBound?: number;
+  },
 ): Promise<number> {
   const controller = new AbortController();
   const interrupt = () => controller.abort(new CliError(out === undefined ? 'interrupted' : `interrupted; ${out} was not written`, 130));
@@ -60,6 +72,7 @@ export async function exportSessions(
     const sessions = client.sessionResults(testId, {
       signal: controller.signal,
       onPage: ({ received, totalCount }) => progress?.update(received, totalCount),
+      ...(offsetBound === undefined ? {} : { offsetBound }),
     });
     for await (const session of sessions) {
       buffer += encoder.encode(session);

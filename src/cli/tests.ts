@@ -1,21 +1,51 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { COMPLETED_STATUS } from '../store/sessions.js';
-import type { Test } from '../store/store.js';
-import { nameArgument, uuidArgument } from './arguments.js';
+import { PRODUCT_TYPES, type Test, type TestInput } from '../store/store.js';
+import { emailArgument, nameArgument, uuidArgument } from './arguments.js';
 import { withRuntime } from './context.js';
-import { emit, isoTime, JSON_FLAG, JSON_FLAG_HELP, table, type OutputOptions } from './output.js';
+import { emit, isoTime, JSON_FLAG, JSON_FLAG_HELP, table, usageError, type OutputOptions } from './output.js';
+import { readTestPlanFile } from './test-plan-file.js';
 
-export const DEFAULT_PRODUCT_TYPE = 'survey';
+export const DEFAULT_PRODUCT_TYPE = 'SURVEY';
 
 const testJson = (t: Test) => ({
   id: t.id,
   workspaceId: t.workspaceId,
   title: t.title,
   productType: t.productType,
+  type: t.type,
   createdAt: isoTime(t.createdAt),
+  orderedAt: isoTime(t.orderedAt),
+  orderedBy: t.orderedBy,
+  plan: t.plan,
   sessionCount: t.sessionCount,
 });
+
+function productTypeArgument(value: string): string {
+  const type = value.trim().toUpperCase();
+  if (!(PRODUCT_TYPES as readonly string[]).includes(type)) {
+    throw usageError(`--product-type must be one of ${PRODUCT_TYPES.join(', ')} (got "${value}")`);
+  }
+  return type;
+}
+
+function timeArgument(option: string, value: string): number {
+  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(value.trim()) ? Date.parse(value.trim()) : NaN;
+  if (Number.isNaN(ms)) throw usageError(`${option} must be an ISO 8601 time with a zone, e.g. 2025-03-01T09:30:00Z (got "${value}")`);
+  return ms;
+}
+
+interface CreateOptions extends OutputOptions {
+  workspace: string;
+  title: string;
+  id?: string;
+  productType: string;
+  orderedBy?: string;
+  orderedByName?: string;
+  orderedAt?: string;
+  plan?: string;
+}
 
 /** `tests`: the studies whose sessions the Results API lists. */
 export function registerTests(program: Command): void {
@@ -27,14 +57,29 @@ export function registerTests(program: Command): void {
     .requiredOption('--workspace <uuid>', 'the workspace id')
     .requiredOption('--title <title>', 'display title')
     .option('--id <uuid>', 'its id (default: a new random UUID)')
-    .option('--product-type <type>', 'what kind of test it is', DEFAULT_PRODUCT_TYPE)
+    .option('--product-type <type>', `what kind of research it is: ${PRODUCT_TYPES.join(', ')}`, DEFAULT_PRODUCT_TYPE)
+    .option('--ordered-by <email>', 'who ordered the test')
+    .option('--ordered-by-name <name>', "that person's name (with --ordered-by)")
+    .option('--ordered-at <time>', 'when it was ordered, ISO 8601 (default: now)')
+    .option('--plan <file.json>', 'its test plan (see `tests plan set`)')
     .option(JSON_FLAG, JSON_FLAG_HELP)
-    .action(async (options: OutputOptions & { workspace: string; title: string; id?: string; productType: string }) => {
-      const workspaceId = uuidArgument('--workspace', options.workspace);
-      const title = nameArgument('--title', options.title);
-      const productType = nameArgument('--product-type', options.productType, 64);
-      const id = options.id === undefined ? randomUUID() : uuidArgument('--id', options.id);
-      const test = await withRuntime((rt, by) => rt.store.directory.createTest({ id, workspaceId, title, productType }, by));
+    .action(async (options: CreateOptions) => {
+      const input: TestInput = {
+        workspaceId: uuidArgument('--workspace', options.workspace),
+        title: nameArgument('--title', options.title),
+        productType: productTypeArgument(options.productType),
+        id: options.id === undefined ? randomUUID() : uuidArgument('--id', options.id),
+      };
+      if (options.orderedByName !== undefined && options.orderedBy === undefined) throw usageError('--ordered-by-name needs --ordered-by');
+      if (options.orderedBy !== undefined) {
+        input.orderedBy = {
+          email: emailArgument('--ordered-by', options.orderedBy),
+          name: options.orderedByName === undefined ? null : nameArgument('--ordered-by-name', options.orderedByName),
+        };
+      }
+      if (options.orderedAt !== undefined) input.orderedAt = timeArgument('--ordered-at', options.orderedAt);
+      if (options.plan !== undefined) input.plan = await readTestPlanFile(options.plan);
+      const test = await withRuntime((rt, by) => rt.store.directory.createTest(input, by));
       emit(options, testJson(test), () => `created test "${test.title}" (id ${test.id}) in workspace ${test.workspaceId}`);
     });
 
@@ -58,12 +103,30 @@ export function registerTests(program: Command): void {
             { header: 'ID', value: (t) => t.id },
             { header: 'TITLE', value: (t) => t.title },
             { header: 'PRODUCT_TYPE', value: (t) => t.productType },
+            { header: 'TASKS', value: (t) => String(t.plan?.tasks.length ?? 0) },
             { header: 'SESSIONS', value: (t) => String(t.sessionCount) },
             { header: 'COMPLETED', value: (t) => String(t.byStatus[COMPLETED_STATUS] ?? 0) },
-            { header: 'CREATED', value: (t) => isoTime(t.createdAt)! },
+            { header: 'ORDERED', value: (t) => isoTime(t.orderedAt)! },
           ],
           'no tests',
         ),
       );
+    });
+
+  const plan = tests.command('plan').description("a test's plan: its tasks and task groups");
+  plan
+    .command('set')
+    .description(
+      'replace the test plan of a test with the plan in a JSON file: {"id"?, "shortTest"?, "taskGroups"?: [{"id", "type"}], ' +
+        '"tasks": [{"text", "taskType", "taskGroupId"?, "choices"?, ...}]}; checked field by field, nothing written unless all is right',
+    )
+    .requiredOption('--test <uuid>', 'the test id')
+    .argument('<file.json>', 'the test plan')
+    .option(JSON_FLAG, JSON_FLAG_HELP)
+    .action(async (file: string, options: OutputOptions & { test: string }) => {
+      const testId = uuidArgument('--test', options.test);
+      const testPlan = await readTestPlanFile(file);
+      const test = await withRuntime((rt, by) => rt.store.directory.setTestPlan(testId, testPlan, by));
+      emit(options, testJson(test), () => `set the test plan of "${test.title}" (id ${test.id}): ${testPlan.tasks.length} tasks`);
     });
 }

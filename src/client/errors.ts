@@ -22,6 +22,13 @@ export interface OAuthErrorDetails {
   error_description?: string;
 }
 
+/** The error body of the Legacy (v1) family. */
+export interface LegacyErrorDetails {
+  /** The status as a word, e.g. `NOT_FOUND`. */
+  errorCode: string;
+  errorMessage: string;
+}
+
 /** Everything {@link ResultsApiError} is built from. */
 export interface ResultsApiErrorInit {
   method: string;
@@ -30,6 +37,7 @@ export interface ResultsApiErrorInit {
   status: number;
   problem?: ProblemDetails;
   oauth?: OAuthErrorDetails;
+  legacy?: LegacyErrorDetails;
   retryAfterSeconds?: number;
   requestId?: string;
   /** Why a successful status still failed (a body that is not the expected JSON). */
@@ -49,6 +57,8 @@ export class ResultsApiError extends Error {
   readonly problem: ProblemDetails | undefined;
   /** The authorization server's error, when the body was one. */
   readonly oauth: OAuthErrorDetails | undefined;
+  /** The Legacy (v1) family's error, when the body was one. */
+  readonly legacy: LegacyErrorDetails | undefined;
   /** Seconds the server asked to wait (`Retry-After`), when it said. */
   readonly retryAfterSeconds: number | undefined;
   /** The server's `x-request-id`, for support requests. */
@@ -61,6 +71,7 @@ export class ResultsApiError extends Error {
     this.url = init.url;
     this.problem = init.problem;
     this.oauth = init.oauth;
+    this.legacy = init.legacy;
     this.retryAfterSeconds = init.retryAfterSeconds;
     this.requestId = init.requestId;
   }
@@ -84,6 +95,7 @@ export class ResultsNetworkError extends Error {
 function describe(init: ResultsApiErrorInit): string {
   const what = `${init.method} ${init.url} answered ${init.status}`;
   if (init.problem) return `${what} ${init.problem.title}: ${init.problem.detail}`;
+  if (init.legacy) return `${what} ${init.legacy.errorCode}: ${init.legacy.errorMessage}`;
   if (init.oauth) return `${what} ${init.oauth.error}${init.oauth.error_description ? `: ${init.oauth.error_description}` : ''}`;
   return init.reason ? `${what}: ${init.reason}` : what;
 }
@@ -95,8 +107,8 @@ function causeMessage(cause: unknown): string {
   return `${cause.message}${inner}`;
 }
 
-/** Reads an error body as problem details or an OAuth error, whichever it is. */
-export function parseErrorBody(body: unknown): { problem?: ProblemDetails; oauth?: OAuthErrorDetails } {
+/** Reads an error body as problem details, an OAuth error or a Legacy (v1) error, whichever it is. */
+export function parseErrorBody(body: unknown): { problem?: ProblemDetails; oauth?: OAuthErrorDetails; legacy?: LegacyErrorDetails } {
   if (typeof body !== 'object' || body === null) return {};
   const b = body as Record<string, unknown>;
   if (typeof b.title === 'string' && typeof b.status === 'number') {
@@ -108,6 +120,9 @@ export function parseErrorBody(body: unknown): { problem?: ProblemDetails; oauth
         detail: typeof b.detail === 'string' ? b.detail : '',
       },
     };
+  }
+  if (typeof b.errorCode === 'string' && typeof b.errorMessage === 'string') {
+    return { legacy: { errorCode: b.errorCode, errorMessage: b.errorMessage } };
   }
   if (typeof b.error === 'string') {
     return {

@@ -6,11 +6,13 @@
  */
 export { ResultsClient, MAX_OFFSET, MAX_PAGE_SIZE } from './results-client.js';
 export { ResultsApiError, ResultsNetworkError } from './errors.js';
-export type { ProblemDetails, OAuthErrorDetails, ResultsApiErrorInit } from './errors.js';
+export type { ProblemDetails, OAuthErrorDetails, LegacyErrorDetails, ResultsApiErrorInit } from './errors.js';
 export type {
   AccessTokenInfo,
   ApiForm,
   CallOptions,
+  CompletedSession,
+  CompletedSessionsPage,
   FetchFunction,
   NumberedPageQuery,
   OffsetPageQuery,
@@ -22,5 +24,5 @@ export type {
   SessionResultsPage,
   SessionResultsQuery,
   Workspace,
-  WorkspaceTest,
+  WorkspaceStudy,
 } from './types.js';

@@ -11,8 +11,10 @@ import type {
   SessionResult,
   SessionResultsPage,
   SessionResultsQuery,
+  CompletedSession,
+  CompletedSessionsPage,
   Workspace,
-  WorkspaceTest,
+  WorkspaceStudy,
 } from './types.js';
 
 /** The largest page the Results API serves. */
@@ -22,6 +24,18 @@ export const MAX_PAGE_SIZE = 500;
 export const MAX_OFFSET = 10_000;
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Where the Legacy (v1) family lives. */
+const LEGACY_BASE = '/usertesting/api/v1';
+
+/** A v1 completed session in the v2 listing's shape (the same fields, the same time format). */
+const asSessionResult = (s: CompletedSession): SessionResult => ({
+  sessionId: s.sessionUuid,
+  audienceId: s.audienceId,
+  status: 'COMPLETE',
+  startTime: s.startTime,
+  finishTime: s.completedDateTime,
+});
 
 /** What each form means on the wire. */
 const FORMS = {
@@ -111,10 +125,10 @@ export class ResultsClient {
 
   /**
    * Every session of a test, newest first, fetched page by page as the loop consumes them.
-   * Stops after a short page or once `totalCount` sessions are reached; a session seen on an
+   * Reads the v2 listing by offset; a test with more sessions than that listing reaches (see
+   * {@link MAX_OFFSET}) is read through the v1 completed-sessions cursor instead, which has no
+   * depth limit and does not shift when sessions arrive. By offset, a session seen on an
    * earlier page (pages shift when sessions arrive during the export) is not yielded twice.
-   * A test with more sessions than the API pages through (see {@link MAX_OFFSET}) yields what
-   * it can, then throws a `RangeError` rather than end as if that were all.
    *
    * @example
    * ```ts
@@ -126,49 +140,100 @@ export class ResultsClient {
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
       throw new RangeError(`sessionResults: pageSize must be an integer from 1 to ${MAX_PAGE_SIZE} (got ${pageSize})`);
     }
+    const offsetBound = options.offsetBound ?? MAX_OFFSET;
+    if (!Number.isInteger(offsetBound) || offsetBound < 0 || offsetBound > MAX_OFFSET) {
+      throw new RangeError(`sessionResults: offsetBound must be an integer from 0 to ${MAX_OFFSET} (got ${offsetBound})`);
+    }
     const call: CallOptions = {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     };
+    // Bounded by what the offset listing reaches (offsetBound + pageSize ids).
     const seen = new Set<string>();
-    let totalCount = 0;
     for (let pageIndex = 0; ; pageIndex++) {
-      if (pageIndex * pageSize > MAX_OFFSET) {
-        throw new RangeError(
-          `sessionResults: the API pages at most ${MAX_OFFSET} sessions deep; ` +
-            `the newest ${seen.size} of the test's ${totalCount} sessions were listed`,
-        );
+      const offset = pageIndex * pageSize;
+      if (offset > offsetBound) {
+        // The test grew past the bound while we paged: the cursor reads the rest.
+        yield* this.completedSessionsOf(testId, call, options, seen);
+        return;
       }
       const query: SessionResultsQuery =
-        this.form === 'A'
-          ? { testId, limit: pageSize, offset: pageIndex * pageSize }
-          : { testId, rowsPerPage: pageSize, pageNumber: pageIndex + 1 };
+        this.form === 'A' ? { testId, limit: pageSize, offset } : { testId, rowsPerPage: pageSize, pageNumber: pageIndex + 1 };
       const page = await this.listSessionResults(query, call);
+      const totalCount = page.meta.pagination.totalCount;
+      if (pageIndex === 0 && totalCount > offsetBound + pageSize) {
+        // Beyond what offsets reach: read it all by cursor, from the start, in the same order.
+        yield* this.completedSessionsOf(testId, call, options, seen);
+        return;
+      }
       const fresh = page.sessions.filter((s) => !seen.has(s.sessionId));
       for (const s of fresh) seen.add(s.sessionId);
-      totalCount = page.meta.pagination.totalCount;
-      options.onPage?.({ totalCount, received: seen.size, page });
+      options.onPage?.({ totalCount, received: seen.size, via: 'offset', sessions: page.sessions });
       yield* fresh;
-      if (page.sessions.length < pageSize || (pageIndex + 1) * pageSize >= totalCount) return;
+      if (page.sessions.length < pageSize || offset + pageSize >= totalCount) return;
     }
   }
 
-  /** The workspaces where the caller's email is a team member. */
-  async workspaces(options?: CallOptions): Promise<Workspace[]> {
-    const url = `${this.baseUrl}/api/v1/workspaces`;
-    const body = await this.get(url, this.transport.scope(options));
-    const list = (body as { workspaces?: unknown } | null)?.workspaces;
-    if (!Array.isArray(list)) throw unexpectedBody(url, 'not a list of workspaces');
-    return list as Workspace[];
+  /** The rest of a test by the v1 cursor; sessions in `skip` were yielded already. */
+  private async *completedSessionsOf(
+    testId: string,
+    call: CallOptions,
+    options: SessionIterationOptions,
+    skip: ReadonlySet<string>,
+  ): AsyncGenerator<SessionResult, void, undefined> {
+    let received = skip.size;
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.completedSessions(testId, after === undefined ? {} : { after }, call);
+      if (page.sessions.length === 0) return;
+      const sessions = page.sessions.map(asSessionResult);
+      const fresh = sessions.filter((s) => !skip.has(s.sessionId));
+      received += fresh.length;
+      options.onPage?.({ totalCount: page.completedSessionCount, received, via: 'cursor', sessions });
+      yield* fresh;
+      after = page.sessions.at(-1)!.cursor;
+    }
   }
 
-  /** The tests of a workspace where the caller is a team member; their ids are test ids. */
-  async tests(workspaceId: string, options?: CallOptions): Promise<WorkspaceTest[]> {
-    const url = `${this.baseUrl}/api/v1/workspaces/${encodeURIComponent(workspaceId)}`;
+  /**
+   * One page of the completed sessions of a test (Legacy v1), newest first: from the start, or
+   * after (or before) the session whose `cursor` is given. An empty page means done.
+   */
+  async completedSessions(testId: string, page: { after?: string; before?: string } = {}, options?: CallOptions): Promise<CompletedSessionsPage> {
+    const params = new URLSearchParams();
+    if (page.after !== undefined) params.set('after', page.after);
+    if (page.before !== undefined) params.set('before', page.before);
+    const query = params.size > 0 ? `?${params}` : '';
+    const url = `${this.baseUrl}${LEGACY_BASE}/studies/${encodeURIComponent(testId)}/completed-sessions${query}`;
+    const body = (await this.get(url, this.transport.scope(options))) as CompletedSessionsPage | null;
+    if (typeof body?.completedSessionCount !== 'number' || !Array.isArray(body.sessions)) {
+      throw unexpectedBody(url, 'not a page of completed sessions');
+    }
+    return body;
+  }
+
+  /** The workspaces where the caller's email is a team member (Legacy v1). */
+  async workspaces(options?: CallOptions): Promise<Workspace[]> {
+    const url = `${this.baseUrl}${LEGACY_BASE}/workspaces`;
     const body = await this.get(url, this.transport.scope(options));
-    const list = (body as { tests?: unknown } | null)?.tests;
-    if (!Array.isArray(list)) throw unexpectedBody(url, 'not a workspace with tests');
-    return list as WorkspaceTest[];
+    if (!Array.isArray(body)) throw unexpectedBody(url, 'not a list of workspaces');
+    return body as Workspace[];
+  }
+
+  /**
+   * Every test ("study") of a workspace where the caller is a team member (Legacy v1), all
+   * pages. Keep those whose `type` is `STUDYV2`: their `uuid` is a test id of the session listing.
+   */
+  async studies(workspaceUuid: string, options?: CallOptions): Promise<WorkspaceStudy[]> {
+    const studies: WorkspaceStudy[] = [];
+    for (;;) {
+      const after = studies.at(-1)?.cursor;
+      const url = `${this.baseUrl}${LEGACY_BASE}/workspaces/${encodeURIComponent(workspaceUuid)}${after ? `?after=${encodeURIComponent(after)}` : ''}`;
+      const body = await this.get(url, this.transport.scope(options));
+      if (!Array.isArray(body)) throw unexpectedBody(url, 'not a list of studies');
+      if (body.length === 0) return studies;
+      studies.push(...(body as WorkspaceStudy[]));
+    }
   }
 
   /**

@@ -112,17 +112,19 @@ export interface SessionResultsPage {
 
 /** Reported by {@link ResultsClient.sessionResults} after each page arrives. */
 export interface PageProgress {
-  /** Sessions of the test, from the latest page's `totalCount`. */
+  /** Sessions of the test: the v2 page's `totalCount`, or the v1 page's `completedSessionCount`. */
   totalCount: number;
   /** Distinct sessions received so far, this page included. */
   received: number;
-  /** The page just received. */
-  page: SessionResultsPage;
+  /** How the page was read: by offset (v2 listing) or by cursor (v1 completed sessions, for tests beyond the offset bound). */
+  via: 'offset' | 'cursor';
+  /** The sessions of the page just received. */
+  sessions: SessionResult[];
 }
 
 /** Options of {@link ResultsClient.sessionResults}. */
 export interface SessionIterationOptions {
-  /** Sessions per request, 1–500 (default 500, the most the API allows). */
+  /** Sessions per request of the v2 listing, 1–500 (default 500, the most the API allows). */
   pageSize?: number;
   /** Stops the iteration; the pending `next()` rejects with the signal's reason. */
   signal?: AbortSignal;
@@ -130,24 +132,52 @@ export interface SessionIterationOptions {
   timeoutMs?: number;
   /** Called after each page arrives, before its sessions are yielded (e.g. for a progress bar). */
   onPage?: (progress: PageProgress) => void;
+  /**
+   * The deepest offset the v2 listing serves (default {@link MAX_OFFSET}, the service's bound).
+   * A test with more sessions than it reaches is read through the v1 cursor instead.
+   */
+  offsetBound?: number;
 }
 
-/** A workspace where the caller is a team member. */
+/** A workspace where the caller is a team member (Legacy v1). */
 export interface Workspace {
   id: string;
   name: string;
-  /** UTC, ISO 8601. */
-  createdAt: string;
+  uuid: string;
 }
 
-/** A test of a workspace; its `id` is the `testId` of the session listing. */
-export interface WorkspaceTest {
-  id: string;
+/** A test ("study") of a workspace (Legacy v1); its `uuid` is the `testId` of the session listing. */
+export interface WorkspaceStudy {
+  uuid: string;
   title: string;
+  /** `STUDYV2` for tests the v2 listing serves. */
+  type: string;
+  /** SURVEY, LIVE_CONVERSATION, NON_THINK_OUT_LOUD or THINK_OUT_LOUD. */
   productType: string;
   /** UTC, ISO 8601. */
-  createdAt: string;
-  sessionCount: number;
+  orderedAt: string;
+  orderedBy?: { email: string; name?: string };
+  /** Pass as `after` to list the studies that follow. */
+  cursor: string;
+}
+
+/** One completed session of a page of `GET /usertesting/api/v1/studies/{uuid}/completed-sessions`. */
+export interface CompletedSession {
+  cursor: string;
+  sessionUuid: string;
+  /** UTC, ISO 8601 with milliseconds. */
+  completedDateTime: string;
+  state: string;
+  /** Extension: as in the v2 listing. */
+  startTime: string;
+  /** Extension: as in the v2 listing. */
+  audienceId: string | null;
+}
+
+/** One page of completed sessions: empty when the listing is done. */
+export interface CompletedSessionsPage {
+  completedSessionCount: number;
+  sessions: CompletedSession[];
 }
 
 /** An access token and what the authorization server said about it. */

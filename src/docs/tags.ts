@@ -12,7 +12,12 @@ export const TAG = {
 
 export const TAG_DESCRIPTIONS: { name: string; description: string }[] = [
   { name: TAG.results, description: 'Results (v2): the completed sessions of a test, page by page.' },
-  { name: TAG.legacy, description: 'Discovery: the workspaces where the caller is a member, and their tests (the ids to use as testId).' },
+  {
+    name: TAG.legacy,
+    description:
+      'The Legacy (v1) family under /usertesting/api/v1: workspaces, their tests (studies, whose uuid is the testId), ' +
+      'a test with its plan, its completed sessions by cursor (a test of any size), one session.',
+  },
   {
     name: TAG.customServer,
     description: 'The custom authorization server (`/oauth2/<id>`, scope `studies:read`): tokens, keys, metadata, introspection, revocation.',

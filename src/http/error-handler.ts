@@ -4,6 +4,7 @@ import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../ops/data
 import { API_CACHE_CONTROL, PRAGMA_NO_CACHE } from './response-headers.js';
 import { redactSecrets } from './log-redaction.js';
 import { validationMessage } from './validation-message.js';
+import { isLegacyPath, sendLegacyError } from './legacy-errors.js';
 
 export const BEARER_REALM = 'results-api';
 
@@ -45,6 +46,11 @@ export function bearerChallenge(c: BearerChallenge): string {
   return `Bearer ${parts.join(', ')}`;
 }
 
+/** An API refusal in the body of its path's family: Legacy (v1) or problem details. */
+export function sendApiError(reply: FastifyReply, url: string, err: ApiProblem): FastifyReply {
+  return isLegacyPath(url) ? sendLegacyError(reply, err) : sendProblem(reply, err);
+}
+
 export function sendProblem(reply: FastifyReply, err: ApiProblem): FastifyReply {
   reply.code(err.status).header('cache-control', API_CACHE_CONTROL).header('pragma', PRAGMA_NO_CACHE);
   if (err.options.challenge) reply.header('www-authenticate', bearerChallenge(err.options.challenge));
@@ -70,25 +76,20 @@ export function registerErrorHandling(
       if (error.options.internal) request.log.info({ reason: error.options.internal }, error.code);
       return sendOAuthError(reply, error);
     }
-    if (error instanceof ApiProblem) {
-      if (error.options.internal) request.log.info({ reason: error.options.internal }, error.code);
-      return sendProblem(reply, error);
-    }
-    const known = requestError(error, request);
-    if (known) {
-      request.log.info({ code: error.code, reason: redactSecrets(error.message) }, 'rejected request');
-      return oauth
-        ? sendOAuthError(reply, oauthErrors.invalidRequest(known.message, known.status))
-        : sendProblem(reply, apiErrors.unreadableRequest(known.status, known.message));
-    }
     if (isDatabaseUnavailable(error)) {
       hooks.onDatabaseUnavailable?.(error);
       return oauth
         ? sendOAuthError(reply, oauthErrors.temporarilyUnavailable(DATABASE_RETRY_AFTER_SECONDS))
-        : sendProblem(reply, apiErrors.unavailable(DATABASE_RETRY_AFTER_SECONDS));
+        : sendApiError(reply, request.url, apiErrors.unavailable(DATABASE_RETRY_AFTER_SECONDS));
+    }
+    if (!oauth) return sendApiError(reply, request.url, asApiProblem(error, request));
+    const known = requestError(error, request);
+    if (known) {
+      request.log.info({ code: error.code, reason: redactSecrets(error.message) }, 'rejected request');
+      return sendOAuthError(reply, oauthErrors.invalidRequest(known.message, known.status));
     }
     request.log.error({ err: error }, 'unhandled error');
-    return oauth ? sendOAuthError(reply, oauthErrors.serverError()) : sendProblem(reply, apiErrors.internal());
+    return sendOAuthError(reply, oauthErrors.serverError());
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -98,14 +99,33 @@ export function registerErrorHandling(
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
       const refusal = apiErrors.methodNotAllowed(request.method, request.url, allowed);
-      return oauth ? sendOAuthError(reply, oauthErrors.invalidRequest(refusal.detail, 405)) : sendProblem(reply, refusal);
+      return oauth ? sendOAuthError(reply, oauthErrors.invalidRequest(refusal.detail, 405)) : sendApiError(reply, request.url, refusal);
     }
     if (oauth) return sendOAuthError(reply, oauthErrors.invalidRequest('No such authorization server endpoint.', 404));
-    return sendProblem(reply, apiErrors.routeNotFound(request.method, request.url));
+    return sendApiError(reply, request.url, apiErrors.routeNotFound(request.method, request.url));
   });
 }
 
-const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/**
+ * What anything thrown on an API path means for the client, logged once: our own refusals as
+ * they are, Fastify's request errors as 4xx, anything else a fault (logged in full, a generic 500).
+ * Each API family renders the result in its own body.
+ */
+export function asApiProblem(error: FastifyError | ApiProblem, request: FastifyRequest): ApiProblem {
+  if (error instanceof ApiProblem) {
+    if (error.options.internal) request.log.info({ reason: error.options.internal }, error.code);
+    return error;
+  }
+  const known = requestError(error, request);
+  if (known) {
+    request.log.info({ code: error.code, reason: redactSecrets(error.message) }, 'rejected request');
+    return apiErrors.unreadableRequest(known.status, known.message);
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return apiErrors.internal();
+}
+
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** Recognises the client's mistakes among Fastify's errors; undefined for a fault. */
 function requestError(error: FastifyError, request: FastifyRequest): { status: 400 | 413 | 415; message: string } | undefined {

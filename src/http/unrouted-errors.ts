@@ -2,7 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiProblem, OAuthError, apiErrors, oauthErrors } from '../errors.js';
-import { isOAuthPath, oauthErrorBody, problemBody, sendOAuthError, sendProblem } from './error-handler.js';
+import { isOAuthPath, oauthErrorBody, problemBody, sendApiError, sendOAuthError } from './error-handler.js';
+import { isLegacyPath, legacyErrorBody } from './legacy-errors.js';
 
 /**
  * Requests refused before any route sees them still get an answer in the documented shape of
@@ -21,11 +22,11 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
         : undefined;
   if (!problem) {
     request.log.error({ err: error }, 'unhandled framework error');
-    void (isOAuthPath(request.url) ? sendOAuthError(reply, oauthErrors.serverError()) : sendProblem(reply, apiErrors.internal()));
+    void (isOAuthPath(request.url) ? sendOAuthError(reply, oauthErrors.serverError()) : sendApiError(reply, request.url, apiErrors.internal()));
     return;
   }
   request.log.info({ code: error.code }, 'rejected request');
-  void (isOAuthPath(request.url) ? sendOAuthError(reply, asOAuthError(problem)) : sendProblem(reply, problem));
+  void (isOAuthPath(request.url) ? sendOAuthError(reply, asOAuthError(problem)) : sendApiError(reply, request.url, problem));
 }
 
 /**
@@ -49,7 +50,9 @@ export function answerUnparsedRequest(error: ConnectionError, socket: Socket): v
   const path = /^[A-Z]+ (\S+)/.exec(requestLine)?.[1] ?? '';
   const [type, body] = isOAuthPath(path)
     ? ['application/json; charset=utf-8', JSON.stringify(oauthErrorBody(asOAuthError(problem)))]
-    : ['application/problem+json; charset=utf-8', JSON.stringify(problemBody(problem))];
+    : isLegacyPath(path)
+      ? ['application/json; charset=utf-8', JSON.stringify(legacyErrorBody(problem))]
+      : ['application/problem+json; charset=utf-8', JSON.stringify(problemBody(problem))];
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n` +

@@ -18,13 +18,13 @@ const RATE_LIMIT_HEADERS: ResponseHeaders = {
   }),
 };
 
-const API_HEADERS: ResponseHeaders = {
+export const API_HEADERS: ResponseHeaders = {
   ...apiCacheHeaders('Results are per caller and change as sessions are imported; never stored.'),
   ...RATE_LIMIT_HEADERS,
 };
 
 /** RFC 6750 §3. */
-const wwwAuthenticate = (required: boolean, example: string): ResponseHeaders => ({
+export const wwwAuthenticate = (required: boolean, example: string): ResponseHeaders => ({
   'WWW-Authenticate': responseHeader(
     Type.String({ pattern: '^Bearer realm=', description: 'RFC 6750 §3 Bearer challenge.', examples: [example] }),
     { required },

@@ -94,39 +94,6 @@ export const SessionSummaryResultsResponse = Type.Object(
 );
 export type SessionSummaryResultsResponse = Static<typeof SessionSummaryResultsResponse>;
 
-export const WorkspaceParams = Type.Object({ workspaceId: Uuid('A workspace where the caller is a member.') });
-export type WorkspaceParams = Static<typeof WorkspaceParams>;
-
-const WorkspaceFields = {
-  id: Type.String({ format: 'uuid' }),
-  name: Type.String(),
-  createdAt: Timestamp('When the workspace was created.'),
-};
-
-export const WorkspaceList = Type.Object(
-  { workspaces: Type.Array(Type.Object(WorkspaceFields, { title: 'Workspace' })) },
-  { title: 'WorkspaceList' },
-);
-
-export const WorkspaceDetail = Type.Object(
-  {
-    ...WorkspaceFields,
-    tests: Type.Array(
-      Type.Object(
-        {
-          id: Type.String({ format: 'uuid' }),
-          title: Type.String(),
-          productType: Type.String(),
-          createdAt: Timestamp('When the test was created.'),
-          sessionCount: Type.Integer(),
-        },
-        { title: 'Test' },
-      ),
-    ),
-  },
-  { title: 'WorkspaceDetail' },
-);
-
 export const Problem = Type.Object(
   {
     type: Type.String({ examples: ['urn:results-api:problem:not-found'] }),

@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   'member.add',
   'member.remove',
   'test.create',
+  'test.plan_set',
   'sessions.import',
   'key.add',
   'token.revoke',

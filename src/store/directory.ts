@@ -4,12 +4,13 @@ import { conflict } from './conflicts.js';
 import type { Database, Reader } from './database.js';
 import { emailKey } from './email.js';
 import { memberOf, testOf, workspaceOf } from './rows.js';
-import type { Actor, Member, Test, Workspace } from './store.js';
+import { STUDY_TYPE, type Actor, type Member, type Test, type TestInput, type TestPlan, type Workspace } from './store.js';
 
 const ACCESS = { topic: 'access' } as const;
 
 const WORKSPACE_COLUMNS = 'w.id, w.name, w.created_at';
-const TEST_COLUMNS = 't.id, t.workspace_id, t.title, t.product_type, t.created_at, t.session_count';
+const TEST_COLUMNS =
+  't.id, t.workspace_id, t.title, t.product_type, t.type, t.created_at, t.ordered_at, t.ordered_by_email, t.ordered_by_name, t.test_plan, t.session_count';
 
 /** Workspaces, their members (by email) and their tests: who may see what. */
 export class DirectoryRepository {
@@ -93,18 +94,46 @@ export class DirectoryRepository {
     }));
   }
 
-  createTest(input: { id: string; workspaceId: string; title: string; productType: string }, by: Actor): Promise<Test> {
+  createTest(input: TestInput, by: Actor): Promise<Test> {
     return this.db.write(ACCESS, async (tx) => {
       await requireWorkspace(tx, input.workspaceId);
-      const test: Test = { ...input, createdAt: this.clock.now(), sessionCount: 0 };
+      const createdAt = this.clock.now();
+      const test: Test = {
+        id: input.id,
+        workspaceId: input.workspaceId,
+        title: input.title,
+        productType: input.productType,
+        type: STUDY_TYPE,
+        createdAt,
+        orderedAt: input.orderedAt ?? createdAt,
+        orderedBy: input.orderedBy ?? null,
+        plan: input.plan ?? null,
+        sessionCount: 0,
+      };
       const inserted = await tx.run(
-        `INSERT INTO tests (id, workspace_id, title, product_type, created_at, session_count)
-         VALUES (@id, @workspaceId, @title, @productType, @createdAt, 0) ON CONFLICT (id) DO NOTHING`,
-        test,
+        `INSERT INTO tests (id, workspace_id, title, product_type, type, created_at, ordered_at, ordered_by_email, ordered_by_name, test_plan, session_count)
+         VALUES (@id, @workspaceId, @title, @productType, @type, @createdAt, @orderedAt, @orderedByEmail, @orderedByName, @plan, 0)
+         ON CONFLICT (id) DO NOTHING`,
+        {
+          ...test,
+          orderedByEmail: test.orderedBy?.email ?? null,
+          orderedByName: test.orderedBy?.name ?? null,
+          plan: test.plan ? JSON.stringify(test.plan) : null,
+        },
       );
       if (inserted === 0) throw conflict.testExists(input.id);
       await audit(tx, this.clock, by, 'test.create', test.id, { workspaceId: test.workspaceId, title: test.title });
       return test;
+    });
+  }
+
+  /** Replaces the test plan of a test. */
+  setTestPlan(testId: string, plan: TestPlan, by: Actor): Promise<Test> {
+    return this.db.write(ACCESS, async (tx) => {
+      const updated = await tx.run('UPDATE tests SET test_plan = @plan WHERE id = @testId', { testId, plan: JSON.stringify(plan) });
+      if (updated === 0) throw conflict.noTest(testId);
+      await audit(tx, this.clock, by, 'test.plan_set', testId, { planId: plan.id, tasks: plan.tasks.length });
+      return testOf((await tx.one(`SELECT ${TEST_COLUMNS} FROM tests t WHERE t.id = @testId`, { testId }))!);
     });
   }
 

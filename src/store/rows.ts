@@ -32,7 +32,11 @@ export const testOf = (r: Row): Test => ({
   workspaceId: r.workspace_id as string,
   title: r.title as string,
   productType: r.product_type as string,
+  type: r.type as string,
   createdAt: r.created_at as number,
+  orderedAt: (r.ordered_at as number | null) ?? (r.created_at as number),
+  orderedBy: r.ordered_by_email ? { email: r.ordered_by_email as string, name: nullable(r.ordered_by_name) } : null,
+  plan: r.test_plan ? json(r.test_plan) : null,
   sessionCount: r.session_count as number,
 });
 

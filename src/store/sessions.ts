@@ -101,6 +101,39 @@ export class SessionRepository {
     const rows = await this.db.all('SELECT status, session_count FROM session_counts WHERE test_id = @testId ORDER BY status', { testId });
     return Object.fromEntries(rows.map((r) => [r.status as string, Number(r.session_count)]));
   }
+  /**
+   * One keyset page of the COMPLETE sessions of a test in page order (newest first): the
+   * `limit` sessions just past `from` (`after`, older) or just before it (`before`, newer,
+   * still returned newest first). A seek on the sessions_by_status index: the cost is the
+   * same at any depth, and sessions imported meanwhile never shift a page.
+   */
+  async listCompletedSessions(testId: string, limit: number, from?: { key: SessionKey; direction: 'after' | 'before' }): Promise<Session[]> {
+    const params = { testId, status: COMPLETED_STATUS, limit, startTime: from?.key.startTime ?? 0, sessionId: from?.key.sessionId ?? '' };
+    const where = 'test_id = @testId AND status = @status';
+    if (from?.direction === 'before') {
+      const rows = await this.db.all(
+        `SELECT ${COLUMNS} FROM sessions WHERE ${where} AND (start_time, session_id) > (@startTime, @sessionId)
+          ORDER BY start_time, session_id LIMIT @limit`,
+        params,
+      );
+      return rows.reverse().map(sessionOf(testId));
+    }
+    const rows = from
+      ? await this.db.all(
+          `SELECT ${COLUMNS} FROM sessions WHERE ${where} AND (start_time, session_id) < (@startTime, @sessionId)
+            ORDER BY start_time DESC, session_id DESC LIMIT @limit`,
+          params,
+        )
+      : await this.db.all(`SELECT ${COLUMNS} FROM sessions WHERE ${where} ORDER BY start_time DESC, session_id DESC LIMIT @limit`, params);
+    return rows.map(sessionOf(testId));
+  }
+
+
+  /** A session by its id, whatever its test. */
+  async findSession(sessionId: string): Promise<Session | null> {
+    const r = await this.db.one<{ test_id: string }>(`SELECT test_id, ${COLUMNS} FROM sessions WHERE session_id = @sessionId`, { sessionId });
+    return r ? sessionOf(r.test_id)(r) : null;
+  }
 }
 
 /** Which sessions of a test a listing covers. */

@@ -369,14 +369,48 @@ export function describeStoreContract(name: string, makeStore: (clock: ManualClo
       it('creates, gets and lists tests per workspace', async () => {
         const { workspaceId, testId } = await workspaceWithTest(1);
         await workspaceWithTest(2);
-        const test = { id: testId, workspaceId, title: 'Test 1', productType: 'survey', createdAt: T0, sessionCount: 0 };
+        const test = {
+          id: testId,
+          workspaceId,
+          title: 'Test 1',
+          productType: 'survey',
+          type: 'STUDYV2',
+          createdAt: T0,
+          orderedAt: T0,
+          orderedBy: null,
+          plan: null,
+          sessionCount: 0,
+        };
         expect(await store.directory.getTest(testId)).toEqual(test);
         expect(await store.directory.getTest(uuid(99))).toBeNull();
         clock.advance(MINUTE);
         const second = await store.directory.createTest({ id: uuid(3), workspaceId, title: 'Later', productType: 'video' }, admin);
-        expect(second).toEqual({ id: uuid(3), workspaceId, title: 'Later', productType: 'video', createdAt: T0 + MINUTE, sessionCount: 0 });
+        expect(second).toEqual({ ...test, id: uuid(3), title: 'Later', productType: 'video', createdAt: T0 + MINUTE, orderedAt: T0 + MINUTE });
         expect(await store.directory.listTests(workspaceId)).toEqual([test, second]);
         expect((await conflict(store.directory.listTests(uuid(99)))).code).toBe('not_found');
+      });
+
+      it('keeps who ordered a test and when, and its plan; a plan can be replaced', async () => {
+        const { workspaceId } = await workspaceWithTest(1);
+        const plan = {
+          id: 'plan-1',
+          shortTest: true,
+          taskGroups: [{ id: 'g', type: 'MAIN' }],
+          tasks: [{ text: 'Pick one', taskType: 'multiple_choice', taskGroupId: 'g', choices: ['a', 'b'] }],
+        };
+        const created = await store.directory.createTest(
+          { id: uuid(4), workspaceId, title: 'Planned', productType: 'SURVEY', orderedAt: T0 - HOUR, orderedBy: { email: 'r@example.com', name: 'R' }, plan },
+          admin,
+        );
+        expect(await store.directory.getTest(uuid(4))).toEqual(created);
+        expect(created).toMatchObject({ orderedAt: T0 - HOUR, orderedBy: { email: 'r@example.com', name: 'R' }, plan });
+        const replaced = { ...plan, id: 'plan-2', tasks: [] };
+        announced.length = 0;
+        expect(await store.directory.setTestPlan(uuid(4), replaced, admin)).toEqual({ ...created, plan: replaced });
+        expect((await store.directory.getTest(uuid(4)))!.plan).toEqual(replaced);
+        expect(announced).toEqual([{ topic: 'access' }]);
+        expect((await store.audit.list()).at(-1)).toMatchObject({ action: 'test.plan_set', subject: uuid(4), details: { planId: 'plan-2', tasks: 0 } });
+        expect((await conflict(store.directory.setTestPlan(uuid(99), replaced, admin))).code).toBe('not_found');
       });
 
       it('refuses a duplicate test id, even in another workspace, and an unknown workspace', async () => {
@@ -605,6 +639,29 @@ export function describeStoreContract(name: string, makeStore: (clock: ManualClo
         expect(pages.flat()).toEqual(expected);
         expect(await store.sessions.listSessions(testId, 12, 5)).toEqual([]);
         expect(await store.sessions.listSessions(testId, 3, 2)).toEqual(expected.slice(3, 5));
+      });
+
+      it('lists COMPLETE sessions by keyset, after or before any key, and counts them; finds a session by id', async () => {
+        const { testId } = await workspaceWithTest(1);
+        const other = await workspaceWithTest(2);
+        const rows = [7, 3, 12, 1, 9, 4, 11, 2, 8, 5, 10, 6].map((n) =>
+          session(n, T0 + (n % 3) * MINUTE, n % 4 === 0 ? { status: 'ABANDONED', finishTime: null } : {}),
+        );
+        await store.sessions.importSessions(testId, rows, admin);
+        await store.sessions.importSessions(other.testId, [session(50, T0 + HOUR)], admin);
+        const completed = (await store.sessions.listSessions(testId, 0, 100)).filter((x) => x.status === 'COMPLETE');
+        expect(completed).toHaveLength(9);
+        expect(await store.sessions.countSessions(testId, 'COMPLETE')).toBe(9);
+        expect(await store.sessions.listCompletedSessions(testId, 100)).toEqual(completed);
+        expect(await store.sessions.listCompletedSessions(testId, 4)).toEqual(completed.slice(0, 4));
+        for (let i = 0; i < completed.length; i++) {
+          const key = { startTime: completed[i]!.startTime, sessionId: completed[i]!.sessionId };
+          expect(await store.sessions.listCompletedSessions(testId, 3, { key, direction: 'after' })).toEqual(completed.slice(i + 1, i + 4));
+          expect(await store.sessions.listCompletedSessions(testId, 3, { key, direction: 'before' })).toEqual(completed.slice(Math.max(0, i - 3), i));
+        }
+        expect(await store.sessions.findSession(rows[0]!.sessionId)).toEqual({ ...rows[0], testId });
+        expect(await store.sessions.findSession(uuid(50, '5e55105e'))).toEqual({ ...session(50, T0 + HOUR), testId: other.testId });
+        expect(await store.sessions.findSession(uuid(99))).toBeNull();
       });
 
       it('seeks past a key, and lists the keys of every Nth session as anchors', async () => {

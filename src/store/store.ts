@@ -59,13 +59,68 @@ export interface Member {
   addedAt: number;
 }
 
+/** What kind of research a test is (the Legacy family's `productType`). */
+export const PRODUCT_TYPES = ['SURVEY', 'LIVE_CONVERSATION', 'NON_THINK_OUT_LOUD', 'THINK_OUT_LOUD'] as const;
+export type ProductType = (typeof PRODUCT_TYPES)[number];
+
+/** The test format whose sessions the v2 API serves (the Legacy family's study `type`). */
+export const STUDY_TYPE = 'STUDYV2';
+
+export interface TaskGroup {
+  id: string;
+  /** e.g. MAIN. */
+  type: string;
+}
+
+/** One task of a test plan; its position is its place in the plan's list (from 1). */
+export interface PlanTask {
+  text: string;
+  /** e.g. blank, multiple_choice, rating_scale, launch_url. */
+  taskType: string;
+  /** The id of one of the plan's task groups. */
+  taskGroupId?: string;
+  grouping?: string;
+  choices?: string[];
+  multipleAnswers?: boolean;
+  scaleMinimum?: number;
+  scaleMaximum?: number;
+  lowerEndpoint?: string;
+  upperEndpoint?: string;
+  launchUrl?: string;
+  blurPII?: boolean;
+  resultType?: string;
+}
+
+export interface TestPlan {
+  id: string;
+  shortTest: boolean;
+  taskGroups: TaskGroup[];
+  tasks: PlanTask[];
+}
+
 export interface Test {
   id: string;
   workspaceId: string;
   title: string;
   productType: string;
+  /** Always STUDY_TYPE today. */
+  type: string;
   createdAt: number;
+  /** When the test was ordered (launched); its creation time unless given. */
+  orderedAt: number;
+  orderedBy: { email: string; name: string | null } | null;
+  plan: TestPlan | null;
   sessionCount: number;
+}
+
+export interface TestInput {
+  id: string;
+  workspaceId: string;
+  title: string;
+  productType: string;
+  orderedAt?: number;
+  orderedBy?: { email: string; name: string | null };
+  plan?: TestPlan;
 }
 
 export interface Session {

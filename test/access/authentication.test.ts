@@ -32,11 +32,21 @@ const protectedRoutes: { name: string; path: () => string }[] = [
   { name: 'GET /api/v2/sessionResults', path: () => `/api/v2/sessionResults?testId=${s.testId}` },
   { name: 'GET /api/v2/sessionResults/', path: () => `/api/v2/sessionResults/?testId=${s.testId}` },
   { name: 'GET /v2/sessionResults', path: () => `/v2/sessionResults?testId=${s.testId}` },
-  { name: 'GET /api/v1/workspaces', path: () => '/api/v1/workspaces' },
-  { name: 'GET /v1/workspaces', path: () => '/v1/workspaces' },
-  { name: 'GET /api/v1/workspaces/:id', path: () => `/api/v1/workspaces/${s.workspaceId}` },
-  { name: 'GET /v1/workspaces/:id', path: () => `/v1/workspaces/${s.workspaceId}` },
+  ...['/usertesting/api/v1', '/v1'].flatMap((prefix) => [
+    { name: `GET ${prefix}/workspaces`, path: () => `${prefix}/workspaces` },
+    { name: `GET ${prefix}/workspaces/:uuid`, path: () => `${prefix}/workspaces/${s.workspaceId}` },
+    { name: `GET ${prefix}/studies/:uuid`, path: () => `${prefix}/studies/${s.testId}` },
+    { name: `GET ${prefix}/studies/:uuid/completed-sessions`, path: () => `${prefix}/studies/${s.testId}/completed-sessions` },
+    { name: `GET ${prefix}/session/:uuid`, path: () => `${prefix}/session/${s.sessions[0]!.sessionId}` },
+  ]),
 ];
+
+/** The Legacy (v1) family answers the same refusals in its own body. */
+const isLegacy = (path: string) => /^\/(usertesting\/api\/)?v1\//.test(path);
+const LEGACY_CODES: Record<number, string> = { 400: 'BAD_REQUEST', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN' };
+const inFamily = <P extends { status: number; detail: string }>(path: string, problem: P) =>
+  isLegacy(path) ? { errorCode: LEGACY_CODES[problem.status], errorMessage: problem.detail } : problem;
+const familyType = (path: string) => (isLegacy(path) ? 'application/json; charset=utf-8' : 'application/problem+json; charset=utf-8');
 
 const schemes = ['bearer', 'token'] as const;
 
@@ -155,13 +165,15 @@ describe.each(protectedRoutes)('$name', ({ path }) => {
     const res = await get({});
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="results-api"');
-    expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
-    expect(await res.json()).toEqual({
-      type: 'urn:results-api:problem:unauthorized',
-      title: 'Authentication required',
-      status: 401,
-      detail: 'An access token is required: send "Authorization: Bearer <token>" or "token: <token>".',
-    });
+    expect(res.headers.get('content-type')).toBe(familyType(path()));
+    expect(await res.json()).toEqual(
+      inFamily(path(), {
+        type: 'urn:results-api:problem:unauthorized',
+        title: 'Authentication required',
+        status: 401,
+        detail: 'An access token is required: send "Authorization: Bearer <token>" or "token: <token>".',
+      }),
+    );
   });
 
   it.each([
@@ -177,13 +189,15 @@ describe.each(protectedRoutes)('$name', ({ path }) => {
     const token = await mintToken(t, s);
     const res = await get({ authorization: `Bearer ${token}`, token });
     expect(res.status).toBe(400);
-    expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
-    expect(await res.json()).toEqual({
-      type: 'urn:results-api:problem:invalid-parameter',
-      title: 'Invalid request parameter',
-      status: 400,
-      detail: 'Send the access token in one header only: "Authorization: Bearer" or "token", not both.',
-    });
+    expect(res.headers.get('content-type')).toBe(familyType(path()));
+    expect(await res.json()).toEqual(
+      inFamily(path(), {
+        type: 'urn:results-api:problem:invalid-parameter',
+        title: 'Invalid request parameter',
+        status: 400,
+        detail: 'Send the access token in one header only: "Authorization: Bearer" or "token", not both.',
+      }),
+    );
   });
 
   describe.each(schemes)('%s header', (scheme) => {
@@ -191,8 +205,8 @@ describe.each(protectedRoutes)('$name', ({ path }) => {
       const res = await get(authHeaders(await token(), scheme));
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="results-api", error="invalid_token"(, |$)/);
-      expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
-      expect(await res.json()).toEqual(INVALID_TOKEN);
+      expect(res.headers.get('content-type')).toBe(familyType(path()));
+      expect(await res.json()).toEqual(inFamily(path(), INVALID_TOKEN));
     });
 
     it('a token from the token endpoint works until exp and not a second longer', async () => {
@@ -204,7 +218,7 @@ describe.each(protectedRoutes)('$name', ({ path }) => {
       const res = await get(authHeaders(token, scheme));
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
-      expect(await res.json()).toEqual(INVALID_TOKEN);
+      expect(await res.json()).toEqual(inFamily(path(), INVALID_TOKEN));
     });
 
     it('a valid token without a read scope: 403 insufficient_scope', async () => {
@@ -214,12 +228,14 @@ describe.each(protectedRoutes)('$name', ({ path }) => {
         expect(res.headers.get('www-authenticate')).toBe(
           'Bearer realm="results-api", error="insufficient_scope", scope="public_api.read studies:read"',
         );
-        expect(await res.json()).toEqual({
-          type: 'urn:results-api:problem:insufficient-scope',
-          title: 'Insufficient scope',
-          status: 403,
-          detail: 'The access token does not grant a read scope (public_api.read or studies:read).',
-        });
+        expect(await res.json()).toEqual(
+          inFamily(path(), {
+            type: 'urn:results-api:problem:insufficient-scope',
+            title: 'Insufficient scope',
+            status: 403,
+            detail: 'The access token does not grant a read scope (public_api.read or studies:read).',
+          }),
+        );
       }
     });
   });

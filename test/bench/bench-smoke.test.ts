@@ -40,6 +40,7 @@ interface Report {
   machine: { cpuModel: string; cores: number; nodeVersion: string };
   scenarios: Record<string, { runs: Run[] }>;
   import: { sessions: number; sessionsPerSec: number | null; error?: string };
+  export: Record<string, { sessions: number; expected: number; sessionsPerSec: number | null; exporterPeakRssMb: number; error?: string }>;
   ratios: { id: string; pass: boolean }[];
 }
 
@@ -82,6 +83,11 @@ describe('benchmark harness, smoke mode', () => {
       }
       expect(report.import.error).toBeUndefined();
       expect(report.import.sessions).toBe(2000);
+      // A test beyond the offset bound, exported completely (the harness checks every line) by cursor.
+      expect(Object.keys(report.export)).toEqual(['sqlite']);
+      expect(report.export.sqlite).toMatchObject({ sessions: 14_400, expected: 10_800 });
+      expect(report.export.sqlite!.error).toBeUndefined();
+      expect(report.export.sqlite!.exporterPeakRssMb).toBeGreaterThan(0);
       expect(report.ratios.map((r) => r.id)).toEqual(RATIOS);
       expect(output).toContain('| ratio');
     } finally {

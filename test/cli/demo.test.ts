@@ -67,8 +67,11 @@ describe('results-api demo', () => {
   it('seeds a workspace, a test and an API user who is a member', async () => {
     expect(await cli.json(['workspaces', 'list'])).toEqual([expect.objectContaining({ id: demo.workspaceId, name: 'Demo workspace' })]);
     expect(await cli.json(['tests', 'list', '--workspace', demo.workspaceId])).toEqual([
-      expect.objectContaining({ id: demo.testId, title: 'Demo test: checkout flow survey', productType: 'survey', sessionCount: 60, sessionsByStatus: { ABANDONED: 6, COMPLETE: 42, IN_PROGRESS: 6, SCREENED_OUT: 6 } }),
+      expect.objectContaining({ id: demo.testId, title: 'Demo test: checkout flow survey', productType: 'THINK_OUT_LOUD', sessionCount: 60, sessionsByStatus: { ABANDONED: 6, COMPLETE: 42, IN_PROGRESS: 6, SCREENED_OUT: 6 } }),
     ]);
+    const [test] = (await cli.json(['tests', 'list', '--workspace', demo.workspaceId])) as { plan: { tasks: unknown[]; taskGroups: unknown[] } }[];
+    expect(test!.plan.tasks).toHaveLength(4);
+    expect(test!.plan.taskGroups).toHaveLength(2);
     expect(await cli.json(['members', 'list', '--workspace', demo.workspaceId])).toEqual([
       expect.objectContaining({ email: 'demo@example.com' }),
     ]);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResultsApiError } from '../../src/client/index.js';
 import { exportSessions } from '../../src/cli/sessions-export.js';
-import { seed, storeActor, type Seeded } from '../helpers/seed.js';
+import { makeSessions, rendered, seed, storeActor, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { clientFor } from '../client/helpers.js';
 
@@ -56,5 +56,20 @@ describe('exportSessions: progress and an all-or-nothing output file', () => {
     expect(readFileSync(out, 'utf8')).toBe('the previous export\n');
     expect(readdirSync(dir).filter((name) => name.endsWith('.partial'))).toEqual([]);
     expect(events).toEqual(['500/1200', 'clear']);
+  });
+
+  it('a test beyond the offset bound exports completely, by cursor (bound lowered)', async () => {
+    const sessions = makeSessions(320, { tiesEvery: 6 }).map((x) => ({ ...x, status: 'COMPLETE', finishTime: x.startTime + 1000 }));
+    const large = await seed(t.runtime, { sessions });
+    const out = join(dir, 'large.ndjson');
+    const events: string[] = [];
+    const progress = { update: (done: number, total: number) => events.push(`${done}/${total}`), clear: () => events.push('clear') };
+
+    const count = await exportSessions(clientFor(t, large, 'A'), large.testId, { format: 'ndjson', out, progress, offsetBound: 100 });
+
+    expect(count).toBe(320);
+    const rows = readFileSync(out, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
+    expect(rows).toEqual(large.sessions.map(rendered));
+    expect(events.at(-2)).toBe('320/320');
   });
 });

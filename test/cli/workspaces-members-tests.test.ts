@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliSandbox, type CliSandbox } from './run-cli.js';
 
@@ -135,20 +137,87 @@ describe('results-api workspaces, members and tests', () => {
   });
 
   describe('tests', () => {
+    const PLAN_WS = 'b4b8f3e5-1c8f-4b68-9f74-3f1e4d2b0f12';
+    beforeAll(async () => {
+      await cli.run(['workspaces', 'create', '--name', 'Plans', '--id', PLAN_WS]);
+    });
+
     it('creates a test with a given id and the default product type', async () => {
       const result = await cli.run(['tests', 'create', '--workspace', WS_ID, '--title', 'Checkout, v2', '--id', TEST_ID]);
       expect(result).toMatchObject({ code: 0, stdout: `created test "Checkout, v2" (id ${TEST_ID}) in workspace ${WS_ID}\n` });
     });
 
     it('creates a test with --product-type (--json)', async () => {
-      const test = await cli.json(['tests', 'create', '--workspace', WS_ID, '--title', 'Prototype', '--product-type', 'prototype']);
+      const test = await cli.json(['tests', 'create', '--workspace', WS_ID, '--title', 'Prototype', '--product-type', 'think_out_loud']);
       expect(test).toEqual({
         id: expect.stringMatching(UUID),
         workspaceId: WS_ID,
         title: 'Prototype',
-        productType: 'prototype',
+        productType: 'THINK_OUT_LOUD',
+        type: 'STUDYV2',
         createdAt: expect.stringMatching(ISO),
+        orderedAt: expect.stringMatching(ISO),
+        orderedBy: null,
+        plan: null,
         sessionCount: 0,
+      });
+    });
+
+    it('creates a test with who ordered it, when, and its plan from a file', async () => {
+      const file = join(cli.dir, 'plan.json');
+      writeFileSync(file, JSON.stringify({ id: 'p1', taskGroups: [{ id: 'm', type: 'MAIN' }], tasks: [{ text: 'Go', taskType: 'blank', taskGroupId: 'm' }] }));
+      const args = ['--ordered-by', 'rita@example.com', '--ordered-by-name', 'Rita', '--ordered-at', '2024-05-01T09:30:00Z', '--plan', file];
+      const test = await cli.json(['tests', 'create', '--workspace', PLAN_WS, '--title', 'Planned', ...args]);
+      expect(test).toMatchObject({
+        productType: 'SURVEY',
+        orderedAt: '2024-05-01T09:30:00.000Z',
+        orderedBy: { email: 'rita@example.com', name: 'Rita' },
+        plan: { id: 'p1', shortTest: false, taskGroups: [{ id: 'm', type: 'MAIN' }], tasks: [{ text: 'Go', taskType: 'blank', taskGroupId: 'm' }] },
+      });
+    });
+
+    it('tests plan set replaces a plan; a bad plan file is refused field by field, writing nothing', async () => {
+      const [test] = await cli.json<{ id: string }[]>(['tests', 'list', '--workspace', PLAN_WS]);
+      const good = join(cli.dir, 'good.json');
+      writeFileSync(good, JSON.stringify({ shortTest: true, tasks: [{ text: 'Rate it', taskType: 'rating_scale', scaleMinimum: 1, scaleMaximum: 5 }] }));
+      expect(await cli.run(['tests', 'plan', 'set', '--test', test!.id, good])).toMatchObject({
+        code: 0,
+        stdout: `set the test plan of "Planned" (id ${test!.id}): 1 tasks\n`,
+      });
+      const bad = join(cli.dir, 'bad.json');
+      writeFileSync(bad, JSON.stringify({ tasks: [{ text: '', taskType: 'dance' }, { text: 'x', taskType: 'blank', taskGroupId: 'nope' }] }));
+      const refused = await cli.run(['tests', 'plan', 'set', '--test', test!.id, bad]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr.split('\n')).toEqual([
+        `${bad}: tasks[0].text: expected string length greater or equal to 1`,
+        expect.stringMatching(new RegExp(`^${bad}: tasks\\[0\\]\\.taskType: .*\\(one of blank, `)),
+        `error: ${bad}: the test plan has 2 problems; nothing was written`,
+        '',
+      ]);
+      const notJson = join(cli.dir, 'not.json');
+      writeFileSync(notJson, '{"tasks": [');
+      expect(await cli.run(['tests', 'plan', 'set', '--test', test!.id, notJson])).toMatchObject({ code: 1, stderr: expect.stringMatching(/is not JSON/) });
+      expect(await cli.run(['tests', 'plan', 'set', '--test', test!.id, join(cli.dir, 'missing.json')])).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(/cannot read the test plan file .*missing\.json: ENOENT/),
+      });
+      expect(await cli.run(['tests', 'plan', 'set', '--test', UNKNOWN_ID, good])).toMatchObject({ code: 1, stderr: `error: no test with id ${UNKNOWN_ID}\n` });
+      const [after] = await cli.json<{ plan: unknown }[]>(['tests', 'list', '--workspace', PLAN_WS]);
+      expect(after!.plan).toMatchObject({ shortTest: true, tasks: [{ text: 'Rate it' }] });
+    });
+
+    it('refuses a product type outside the real enum, an ordered-at without a zone, a name without an email', async () => {
+      expect(await cli.run(['tests', 'create', '--workspace', WS_ID, '--title', 'T', '--product-type', 'video'])).toMatchObject({
+        code: 2,
+        stderr: 'error: --product-type must be one of SURVEY, LIVE_CONVERSATION, NON_THINK_OUT_LOUD, THINK_OUT_LOUD (got "video")\n',
+      });
+      expect(await cli.run(['tests', 'create', '--workspace', WS_ID, '--title', 'T', '--ordered-at', '2024-05-01 09:30'])).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(/^error: --ordered-at must be an ISO 8601 time with a zone/),
+      });
+      expect(await cli.run(['tests', 'create', '--workspace', WS_ID, '--title', 'T', '--ordered-by-name', 'R'])).toMatchObject({
+        code: 2,
+        stderr: 'error: --ordered-by-name needs --ordered-by\n',
       });
     });
 
@@ -171,8 +240,8 @@ describe('results-api workspaces, members and tests', () => {
     it('lists tests', async () => {
       const human = await cli.run(['tests', 'list', '--workspace', WS_ID]);
       const lines = human.stdout.trimEnd().split('\n');
-      expect(lines[0]).toMatch(/^ID\s+TITLE\s+PRODUCT_TYPE\s+SESSIONS\s+COMPLETED\s+CREATED$/);
-      expect(lines[1]).toMatch(new RegExp(`^${TEST_ID}  Checkout, v2\\s+survey\\s+0\\s+0\\s+\\S+Z$`));
+      expect(lines[0]).toMatch(/^ID\s+TITLE\s+PRODUCT_TYPE\s+TASKS\s+SESSIONS\s+COMPLETED\s+ORDERED$/);
+      expect(lines[1]).toMatch(new RegExp(`^${TEST_ID}  Checkout, v2\\s+SURVEY\\s+0\\s+0\\s+0\\s+\\S+Z$`));
       const list = await cli.json<{ title: string }[]>(['tests', 'list', '--workspace', WS_ID]);
       expect(list.map((t) => t.title)).toEqual(['Checkout, v2', 'Prototype']);
     });

@@ -64,7 +64,7 @@ describe('abort and timeout while the server does not answer (a stub)', () => {
 
   it('the client-wide timeoutMs applies when a call sets none', async () => {
     stub = await startStub([hang()]);
-    const error = await stubClient(stub.url, { timeoutMs: 50 }).tests(testId).catch((e: unknown) => e);
+    const error = await stubClient(stub.url, { timeoutMs: 50 }).studies(testId).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'TimeoutError' });
   });
 

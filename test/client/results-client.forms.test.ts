@@ -81,22 +81,24 @@ describe('ResultsClient against the real server, both forms', () => {
     expect(info).toMatchObject({ accessToken: token, tokenType: 'Bearer', scope: form === 'A' ? 'public_api.read' : 'studies:read' });
   });
 
-  it.each(['A', 'B'] as const)('form %s: workspaces() and tests() list what the caller may see', async (form) => {
+  it.each(['A', 'B'] as const)('form %s: workspaces() and studies() list what the caller may see (Legacy v1)', async (form) => {
     const own = await seed(t.runtime, { sessions: 4 });
-    const other = await seedTest(t.runtime, own.workspaceId, [], { title: 'Second', productType: 'prototype' });
+    const other = await seedTest(t.runtime, own.workspaceId, [], { title: 'Second', productType: 'LIVE_CONVERSATION' });
     const client = clientFor(t, own, form);
 
-    const workspaces = await client.workspaces();
-    expect(workspaces).toEqual([{ id: own.workspaceId, name: 'Lab', createdAt: expect.stringMatching(/Z$/) }]);
-    const tests = await client.tests(own.workspaceId);
-    expect(tests.map((x) => x.id).sort()).toEqual([own.testId, other].sort());
-    expect(tests.find((x) => x.id === own.testId)).toEqual({
-      id: own.testId,
+    expect(await client.workspaces()).toEqual([{ id: own.workspaceId, name: 'Lab', uuid: own.workspaceId }]);
+    const studies = await client.studies(own.workspaceId);
+    expect(studies.map((x) => x.uuid).sort()).toEqual([own.testId, other].sort());
+    expect(studies.find((x) => x.uuid === own.testId)).toEqual({
+      uuid: own.testId,
       title: 'Checkout flow',
-      productType: 'survey',
-      createdAt: expect.stringMatching(/Z$/),
-      sessionCount: 4,
+      type: 'STUDYV2',
+      productType: 'SURVEY',
+      orderedAt: expect.stringMatching(/Z$/),
+      cursor: expect.any(String),
     });
+    const missing = await client.studies(crypto.randomUUID()).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ status: 404, legacy: { errorCode: 'NOT_FOUND', errorMessage: 'Workspace not found' } });
   });
 
   it('an unknown test is a ResultsApiError carrying the problem details', async () => {

@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageProgress, SessionResult } from '../../src/client/index.js';
-import { rendered, seed, type Seeded } from '../helpers/seed.js';
+import type { SessionInput } from '../../src/store/store.js';
+import { makeSessions, rendered, seed, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { clientFor, recordingFetch } from './helpers.js';
+
+/** The v1 cursor lists COMPLETE sessions only. */
+const allComplete = (sessions: SessionInput[]): SessionInput[] =>
+  sessions.map((x) => ({ ...x, status: 'COMPLETE', finishTime: x.finishTime ?? x.startTime + 60_000 }));
 
 describe('sessionResults(): every session of a test across pages', () => {
   let t: TestApp;
@@ -17,7 +22,7 @@ describe('sessionResults(): every session of a test across pages', () => {
   it.each(['A', 'B'] as const)('form %s: yields exactly totalCount unique sessions, in order', async (form) => {
     const rec = recordingFetch();
     const client = clientFor(t, big, form, { fetch: rec.fetch });
-    const progress: Omit<PageProgress, 'page'>[] = [];
+    const progress: Pick<PageProgress, 'totalCount' | 'received'>[] = [];
 
     const all: SessionResult[] = [];
     for await (const session of client.sessionResults(big.testId, { onPage: ({ totalCount, received }) => progress.push({ totalCount, received }) })) {
@@ -78,17 +83,61 @@ describe('sessionResults(): every session of a test across pages', () => {
     expect(ids).toEqual(s.sessions.map((x) => x.sessionId));
   });
 
-  it('a test deeper than the API pages: yields what can be listed, then throws instead of ending quietly', async () => {
-    const deep = await seed(t.runtime, { sessions: 10_502 });
-    const client = clientFor(t, deep, 'B');
+  it('a test beyond the offset bound is read through the v1 cursor, completely and in the same order', async () => {
+    const s = await seed(t.runtime, { sessions: allComplete(makeSessions(260, { tiesEvery: 9 })) });
+    for (const form of ['A', 'B'] as const) {
+      const rec = recordingFetch();
+      const client = clientFor(t, s, form, { fetch: rec.fetch });
+      const progress: Pick<PageProgress, 'via' | 'received' | 'totalCount'>[] = [];
+      const all: SessionResult[] = [];
+      const options = { pageSize: 50, offsetBound: 100, onPage: ({ via, received, totalCount }: PageProgress) => progress.push({ via, received, totalCount }) };
+      for await (const session of client.sessionResults(s.testId, options)) all.push(session);
+
+      expect(all).toEqual(s.sessions.map(rendered));
+      // One v2 page tells the size; then six cursor pages (50 each) and the empty one that ends it.
+      const paths = rec.apiRequests().map((r) => r.url.pathname);
+      expect(paths[0]).toMatch(/\/v2\/sessionResults$/);
+      expect(paths.slice(1)).toEqual(Array(7).fill(`/usertesting/api/v1/studies/${s.testId}/completed-sessions`));
+      expect(progress.map((p) => p.via)).toEqual(Array(6).fill('cursor'));
+      expect(progress.at(-1)).toEqual({ via: 'cursor', received: 260, totalCount: 260 });
+    }
+  });
+
+  it('a test that grows past the bound during the iteration is finished by cursor, nothing twice', async () => {
+    const s = await seed(t.runtime, { sessions: allComplete(makeSessions(90)) });
+    const client = clientFor(t, s, 'B');
     const ids: string[] = [];
-    const iterate = async () => {
-      for await (const session of client.sessionResults(deep.testId)) ids.push(session.sessionId);
-    };
-    await expect(iterate()).rejects.toThrow(
-      new RangeError("sessionResults: the API pages at most 10000 sessions deep; the newest 10500 of the test's 10502 sessions were listed"),
+    let grown = false;
+    for await (const session of client.sessionResults(s.testId, { pageSize: 40, offsetBound: 40 })) {
+      ids.push(session.sessionId);
+      if (!grown) {
+        grown = true;
+        // Newer sessions shift the offset pages; the cursor part must not repeat what was seen.
+        const newer = allComplete(makeSessions(30, { newest: Date.UTC(2030, 0, 1) }));
+        await t.runtime.store.sessions.importSessions(s.testId, newer, { actor: 'test' });
+      }
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(new Set(ids)).toEqual(new Set(s.sessions.map((x) => x.sessionId)));
+  });
+
+  it('12,000 sessions, beyond the real bound: every one, in order, by cursor', async () => {
+    const large = await seed(t.runtime, { sessions: allComplete(makeSessions(12_000, { tiesEvery: 11 })) });
+    const rec = recordingFetch();
+    const client = clientFor(t, large, 'A', { fetch: rec.fetch });
+    const ids: string[] = [];
+    for await (const session of client.sessionResults(large.testId)) ids.push(session.sessionId);
+    expect(ids).toEqual(large.sessions.map((x) => x.sessionId));
+    expect(rec.apiRequests()).toHaveLength(1 + 12_000 / 50 + 1);
+  });
+
+  it('refuses an offset bound beyond the service\'s, before sending anything', async () => {
+    const rec = recordingFetch();
+    const client = clientFor(t, big, 'B', { fetch: rec.fetch });
+    await expect(client.sessionResults(big.testId, { offsetBound: 10_001 }).next()).rejects.toThrow(
+      'sessionResults: offsetBound must be an integer from 0 to 10000 (got 10001)',
     );
-    expect(ids).toEqual(deep.sessions.slice(0, 10_500).map((x) => x.sessionId));
+    expect(rec.sent).toHaveLength(0);
   });
 
   it('refuses a page size the API would refuse, before sending anything', async () => {

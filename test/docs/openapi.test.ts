@@ -114,8 +114,9 @@ describe('the OpenAPI document', () => {
     ]);
   });
 
-  it('declares API errors as problem+json with their headers', () => {
-    for (const { path, operation } of operationsOf(document).filter((o) => /^\/(api\/)?v[12]\//.test(o.path))) {
+  it('declares API errors as problem+json (the Legacy family: its own JSON body) with their headers', () => {
+    for (const { path, operation } of operationsOf(document).filter((o) => /^\/((usertesting\/)?api\/)?v[12]\//.test(o.path))) {
+      const legacy = /^\/(usertesting\/api\/)?v1\//.test(path);
       const responses = operation.responses as Record<string, OpenAPIV3_1.ResponseObject>;
       expect(Object.keys(responses), path).toEqual(expect.arrayContaining(['200', '400', '401', '403', '429', '500', '503']));
       for (const [status, response] of Object.entries(responses)) {
@@ -125,7 +126,10 @@ describe('the OpenAPI document', () => {
         if (status !== '500' && status !== '503') expect(headers).toEqual(expect.arrayContaining(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']));
         if (status === '401' || status === '403') expect(response.headers!['WWW-Authenticate']).toMatchObject({ required: true });
         if (status === '429' || status === '503') expect(response.headers!['Retry-After']).toMatchObject({ required: true });
-        expect(Object.keys(response.content ?? {})).toEqual([status === '200' ? 'application/json' : 'application/problem+json']);
+        expect(Object.keys(response.content ?? {})).toEqual([status === '200' || legacy ? 'application/json' : 'application/problem+json']);
+        if (legacy && status !== '200') {
+          expect(response.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/HttpErrorResponse' });
+        }
       }
     }
   });

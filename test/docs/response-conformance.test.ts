@@ -19,8 +19,8 @@ describe('the response conformance check', () => {
   };
   const unauthorized: RecordedResponse = {
     method: 'GET',
-    routeUrl: '/api/v1/workspaces/:workspaceId',
-    url: '/api/v1/workspaces/x',
+    routeUrl: '/api/v2/sessionResults',
+    url: '/api/v2/sessionResults?testId=x',
     status: 401,
     headers: apiHeaders,
     body: JSON.stringify({ type: 'urn:results-api:problem:unauthorized', title: 'Authentication required', status: 401, detail: 'x' }),
@@ -39,7 +39,7 @@ describe('the response conformance check', () => {
   });
 
   it('reports an undocumented status', () => {
-    expect(check({ status: 418 })).toEqual(['status 418 is not documented for GET /api/v1/workspaces/{workspaceId}']);
+    expect(check({ status: 418 })).toEqual(['status 418 is not documented for GET /api/v2/sessionResults']);
   });
 
   it('reports an undocumented content type', () => {

@@ -9,7 +9,7 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 /** One response as the server sent it, identified by its route template. */
 export interface RecordedResponse {
   method: string;
-  /** Fastify's route template, e.g. `/api/v1/workspaces/:workspaceId`. */
+  /** Fastify's route template, e.g. `/v1/workspaces/:workspaceUuid`. */
   routeUrl: string;
   /** The request URL, for the report. */
   url: string;

@@ -86,7 +86,7 @@ export async function seedTest(
 ): Promise<string> {
   const testId = randomUUID();
   await runtime.store.directory.createTest(
-    { id: testId, workspaceId, title: fields.title ?? 'Checkout flow', productType: fields.productType ?? 'survey' },
+    { id: testId, workspaceId, title: fields.title ?? 'Checkout flow', productType: fields.productType ?? 'SURVEY' },
     by,
   );
   if (sessions.length > 0) await runtime.store.sessions.importSessions(testId, sessions, by);

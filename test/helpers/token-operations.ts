@@ -10,13 +10,11 @@ export const INVALID_CLIENT = {
   error_description: 'Client authentication failed. Either the client or the client credentials are invalid.',
 };
 
-/** The Results API's answer to a token that is not (or no longer) valid. */
-export const INVALID_TOKEN_PROBLEM = {
-  type: 'urn:results-api:problem:invalid-token',
-  title: 'Invalid access token',
-  status: 401,
-  detail: 'The access token is invalid, expired or revoked.',
-};
+/**
+ * The answer of `callApi`'s default route (the Legacy v1 family, in its own error body) to a
+ * token that is not (or no longer) valid.
+ */
+export const INVALID_TOKEN_PROBLEM = { errorCode: 'UNAUTHORIZED', errorMessage: 'The access token is invalid, expired or revoked.' };
 
 type Client = Pick<SeededClient, 'clientId' | 'clientSecret'>;
 
@@ -61,8 +59,8 @@ export async function introspection(
   return (await res.json()) as Record<string, unknown>;
 }
 
-/** A GET of a Results API page listing the caller's workspaces (the cheapest protected route). */
-export const callApi = (t: TestApp, headers: Record<string, string>, path = '/api/v1/workspaces'): Promise<Response> =>
+/** A GET of the Legacy (v1) list of the caller's workspaces (the cheapest protected route), or of `path`. */
+export const callApi = (t: TestApp, headers: Record<string, string>, path = '/usertesting/api/v1/workspaces'): Promise<Response> =>
   fetch(`${t.url}${path}`, { headers });
 
 /**

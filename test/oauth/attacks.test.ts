@@ -207,16 +207,19 @@ describe('time and principal', () => {
 
 // --- the HTTP surface -------------------------------------------------------------------------
 
-const API_PATH = () => '/api/v1/workspaces';
+const API_PATH = () => '/api/v2/sessionResults';
 const OAUTH_PATHS = () =>
   ['default', serverOf(t, 'B').id].flatMap((id) => ['token', 'introspect', 'revoke'].map((e) => `/oauth2/${id}/v1/${e}`));
 
-/** Documented error shapes: problem+json for the API, RFC 6749 §5.2 JSON under /oauth2. */
-function expectDocumentedError(res: RawResponse, family: 'api' | 'oauth'): void {
+/** Documented error shapes: problem+json for the API, its own for the Legacy (v1) family, RFC 6749 §5.2 JSON under /oauth2. */
+function expectDocumentedError(res: RawResponse, family: 'api' | 'legacy' | 'oauth'): void {
   expect(res.status).toBeGreaterThanOrEqual(400);
   expect(res.status).toBeLessThan(500);
   const body = JSON.parse(res.body) as Record<string, unknown>;
-  if (family === 'api') {
+  if (family === 'legacy') {
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Object.keys(body).sort()).toEqual(['errorCode', 'errorMessage']);
+  } else if (family === 'api') {
     expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(Object.keys(body).sort()).toEqual(['detail', 'status', 'title', 'type']);
     expect(body.status).toBe(res.status);
@@ -281,15 +284,10 @@ describe('oversized requests: 4xx in the documented shape, never 5xx', () => {
     }
   });
 
-  it('a long path segment is 400 in the API shape, not the router’s own answer', async () => {
-    const res = await callApi(t, authHeaders(await mintToken(t, client)), `/api/v1/workspaces/${'w'.repeat(300)}`);
+  it('a long path segment is 400 in the family’s shape, not the router’s own answer', async () => {
+    const res = await callApi(t, authHeaders(await mintToken(t, client)), `/usertesting/api/v1/workspaces/${'w'.repeat(300)}`);
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({
-      type: 'urn:results-api:problem:malformed-request',
-      title: 'Malformed request',
-      status: 400,
-      detail: 'A path segment is longer than 200 characters.',
-    });
+    expect(await res.json()).toEqual({ errorCode: 'BAD_REQUEST', errorMessage: 'A path segment is longer than 200 characters.' });
   });
 });
 
@@ -366,20 +364,20 @@ describe('garbage bytes in every header and field: 4xx in the documented shape, 
     const token = await mintToken(t, client);
     for (const [, value] of garbage.filter(([n]) => n !== '8 KB')) {
       const escaped = [...Buffer.from(value, 'latin1')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
-      const targets: [string, 'api' | 'oauth'][] = [
+      const targets: [string, 'api' | 'legacy' | 'oauth'][] = [
         [`/api/v2/sessionResults?testId=${escaped}&limit=${escaped}`, 'api'],
         [`/api/v2/sessionResults?${escaped}=1`, 'api'],
         [`/v2/sessionResults?testId=${value}`, 'api'],
-        [`/api/v1/workspaces/${escaped}`, 'api'],
-        [`/api/v1/workspaces/${value}`, 'api'],
-        [`/api/v1/workspaces/%${escaped.slice(1, 2)}`, 'api'],
+        [`/v1/workspaces/${escaped}`, 'legacy'],
+        [`/usertesting/api/v1/workspaces/${value}`, 'legacy'],
+        [`/usertesting/api/v1/studies/%${escaped.slice(1, 2)}`, 'legacy'],
         [`/oauth2/${escaped}/v1/token`, 'oauth'],
         [`/oauth2/default/v1/token?${escaped}=${value}`, 'oauth'],
       ];
       const basic = basicAuthorization(client.clientId, client.clientSecret);
       for (const [target, family] of targets) {
         const request =
-          family === 'api'
+          family !== 'oauth'
             ? httpRequest('GET', target, [['authorization', `Bearer ${token}`]])
             : httpRequest('POST', target, [['authorization', basic], ['content-type', FORM_CONTENT_TYPE]], 'grant_type=client_credentials');
         const res = await rawRequest(t.url, request);
@@ -392,7 +390,7 @@ describe('garbage bytes in every header and field: 4xx in the documented shape, 
   it('a request line that is not HTTP at all', async () => {
     for (const [request, family] of [
       ['GARBAGE\r\n\r\n', 'api'],
-      ['GET /api/v1/workspaces HTTP/9.9\r\n\r\n', 'api'],
+      ['GET /api/v2/sessionResults HTTP/9.9\r\n\r\n', 'api'],
       ['POST /oauth2/default/v1/token HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 'oauth'],
       ['POST /oauth2/default/v1/token HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n', 'oauth'],
     ] as const) {

@@ -37,8 +37,16 @@ async function expectApiAnswer(res: Response, allowed: number[]): Promise<void> 
   expect(allowed).toContain(res.status);
   const text = await res.text();
   if (res.status < 400) return;
-  expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
   const body = JSON.parse(text) as Record<string, unknown>;
+  if (/^\/(usertesting\/api\/)?v1\//.test(new URL(res.url).pathname)) {
+    // The Legacy (v1) family's own error body.
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Object.keys(body).sort()).toEqual(['errorCode', 'errorMessage']);
+    expect(body.errorCode).toMatch(/^[A-Z_]+$/);
+    expect(typeof body.errorMessage).toBe('string');
+    return;
+  }
+  expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
   expect(Object.keys(body).sort()).toEqual(['detail', 'status', 'title', 'type']);
   expect(body.status).toBe(res.status);
   expect(body.type).toMatch(/^urn:results-api:problem:[a-z-]+$/);
@@ -119,10 +127,11 @@ describe('query strings of the API', () => {
     '/api/v2/sessionResults',
     '/api/v2/sessionResults/',
     '/v2/sessionResults',
-    `/api/v1/workspaces/${s.workspaceId}`,
+    `/usertesting/api/v1/workspaces/${s.workspaceId}`,
     `/v1/workspaces/${s.workspaceId}`,
+    `/v1/studies/${s.testId}/completed-sessions`,
   ];
-  const name = urlPiece(fc.constantFrom('testId', 'limit', 'offset', 'rowsPerPage', 'pageNumber'));
+  const name = urlPiece(fc.constantFrom('testId', 'limit', 'offset', 'rowsPerPage', 'pageNumber', 'after', 'before'));
   const value = fc.oneof(
     { weight: 2, arbitrary: fc.constant('TEST_ID') },
     { weight: 1, arbitrary: fc.uuid() },
@@ -133,7 +142,7 @@ describe('query strings of the API', () => {
     pairs.map(([n, v, eq]) => `${n}${eq}${eq ? v : ''}`).join('&'),
   );
 
-  it('never a 5xx; 200, 400 or 404, errors as problem+json', async () => {
+  it('never a 5xx; 200, 400 or 404, errors in the family body', async () => {
     await fc.assert(
       fc.asyncProperty(fc.nat(), query, fc.boolean(), async (pathIndex, q, extraAmpersands) => {
         const list = paths();
@@ -146,10 +155,10 @@ describe('query strings of the API', () => {
     );
   });
 
-  it('the workspace id path segment: never a 5xx; 200, 400 or 404', async () => {
+  it('the uuid path segment of the Legacy family: never a 5xx; 200, 400 or 404', async () => {
     const segment = urlPiece(fc.oneof(fc.uuid(), fc.constant(s.workspaceId)));
     await fc.assert(
-      fc.asyncProperty(segment, fc.constantFrom('/api/v1/workspaces/', '/v1/workspaces/'), async (id, prefix) => {
+      fc.asyncProperty(segment, fc.constantFrom('/usertesting/api/v1/workspaces/', '/v1/workspaces/', '/v1/studies/', '/usertesting/api/v1/session/'), async (id, prefix) => {
         if (id === '' || id === '.' || id === '..') return; // a different route, not this parameter
         const res = await fetch(`${t.url}${prefix}${id}`, { headers: { token: apiToken } });
         await expectApiAnswer(res, [200, 400, 404]);
@@ -184,9 +193,9 @@ describe('headers', () => {
     { requiredKeys: [] },
   );
 
-  const apiPath = fc.constantFrom('/api/v2/sessionResults', '/v2/sessionResults', '/api/v1/workspaces');
+  const apiPath = fc.constantFrom('/api/v2/sessionResults', '/v2/sessionResults', '/usertesting/api/v1/workspaces');
 
-  it('authorization, token and content-type on the API: never a 5xx, errors as problem+json', async () => {
+  it('authorization, token and content-type on the API: never a 5xx, errors in the family body', async () => {
     await fc.assert(
       fc.asyncProperty(apiHeaders, apiPath, async (headers, path) => {
         const sent: Record<string, string> = {};

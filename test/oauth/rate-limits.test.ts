@@ -92,10 +92,14 @@ describe('Results API: RATE_LIMIT_API=3 per client', () => {
       expect(res.status).toBe(401);
       expect(rateLimitHeaders(res)).toEqual({ limit: '3', remaining: String(2 - i), reset: '60' });
     }
-    const refused = await callApi(t, {});
+    const refused = await callApi(t, {}, `/api/v2/sessionResults?testId=${s.testId}`);
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('60');
     expect(await refused.json()).toEqual(RATE_LIMITED(60));
+    // The Legacy (v1) family answers the same refusal in its own body.
+    const legacy = await callApi(t, {});
+    expect(legacy.status).toBe(429);
+    expect(await legacy.json()).toEqual({ errorCode: 'TOO_MANY_REQUESTS', errorMessage: RATE_LIMITED(60).detail });
     // A client with a valid token is not held back by someone else's failures at the same address.
     expect((await callApi(t, authHeaders(token))).status).toBe(200);
   });

@@ -112,9 +112,9 @@ describe('token endpoint: success', () => {
     for (const form of ['A', 'B'] as const) {
       const { access_token: token } = (await (await requestToken(t, client, { form })).json()) as { access_token: string };
       // The client belongs to no workspace, so the discovery list is empty but the token is accepted.
-      const res = await fetch(`${t.url}/api/v1/workspaces`, { headers: { authorization: `Bearer ${token}` } });
+      const res = await fetch(`${t.url}/usertesting/api/v1/workspaces`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ workspaces: [] });
+      expect(await res.json()).toEqual([]);
     }
   });
 });

@@ -122,4 +122,18 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
         SELECT test_id, status, COUNT(*) FROM sessions GROUP BY test_id, status;
     `,
   },
+  {
+    // The Legacy (v1) family; see sqlite/migrations.ts version 3.
+    version: 3,
+    sql: `
+      ALTER TABLE tests ADD COLUMN type TEXT NOT NULL DEFAULT 'STUDYV2';
+      ALTER TABLE tests ADD COLUMN ordered_at BIGINT;
+      ALTER TABLE tests ADD COLUMN ordered_by_email TEXT;
+      ALTER TABLE tests ADD COLUMN ordered_by_name TEXT;
+      ALTER TABLE tests ADD COLUMN test_plan JSONB;
+      UPDATE tests SET ordered_at = created_at;
+      UPDATE tests SET product_type = upper(product_type)
+       WHERE upper(product_type) IN ('SURVEY', 'LIVE_CONVERSATION', 'NON_THINK_OUT_LOUD', 'THINK_OUT_LOUD');
+    `,
+  },
 ];

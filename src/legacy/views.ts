@@ -1,0 +1,62 @@
+import { isoTime } from '../results/iso-time.js';
+import type { Session, Test, Workspace } from '../store/store.js';
+import type { SessionCursors } from './cursor.js';
+
+/** How stored records look in the Legacy (v1) family. Absent facts are left out, as its schemas allow. */
+
+const person = (t: Test) => (t.orderedBy ? { orderedBy: { email: t.orderedBy.email, ...(t.orderedBy.name ? { name: t.orderedBy.name } : {}) } } : {});
+
+export const workspaceView = (w: Workspace) => ({ id: w.id, name: w.name, uuid: w.id });
+
+/** Tests are only ever added, after the others, so a test's position in its workspace's listing never changes. */
+export const studyCursor = (position: number): string => Buffer.from(`study:${position}`).toString('base64url');
+
+/** The position a study cursor names, or undefined if it is not one. */
+export function studyPosition(cursor: string): number | undefined {
+  const match = /^study:([1-9]\d{0,8})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  return match ? Number(match[1]) : undefined;
+}
+
+/** A test as an entry of its workspace's listing (`position` from 1). */
+export const workspaceStudyView = (t: Test, position: number) => ({
+  uuid: t.id,
+  title: t.title,
+  type: t.type,
+  productType: t.productType,
+  orderedAt: isoTime(t.orderedAt),
+  ...person(t),
+  cursor: studyCursor(position),
+});
+
+export function studyView(t: Test) {
+  const groups = new Map((t.plan?.taskGroups ?? []).map((g) => [g.id, g]));
+  return {
+    title: t.title,
+    sessionCount: t.sessionCount,
+    ...person(t),
+    testPlan: { shortTest: t.plan?.shortTest ?? false },
+    tasks: (t.plan?.tasks ?? []).map(({ taskGroupId, ...task }, i) => {
+      const group = taskGroupId === undefined ? undefined : groups.get(taskGroupId);
+      return { position: i + 1, ...task, ...(group ? { taskGroup: { id: group.id, type: group.type } } : {}) };
+    }),
+    netPromoterScores: [],
+  };
+}
+
+export const completedSessionView = (cursors: SessionCursors, s: Session) => ({
+  cursor: cursors.encode(s.testId, s),
+  sessionUuid: s.sessionId,
+  completedDateTime: isoTime(s.finishTime ?? s.startTime),
+  state: 'completed',
+  answers: [],
+  startTime: isoTime(s.startTime),
+  audienceId: s.audienceId,
+  screenerResponses: [],
+});
+
+export const sessionView = (s: Session, test: Test) => ({
+  uid: s.sessionId,
+  title: test.title,
+  stateUpdatedAt: isoTime(s.finishTime ?? s.startTime),
+  ...(s.finishTime === null ? {} : { duration: (s.finishTime - s.startTime) / 1000 }),
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { BadPlanError, parseTestPlan } from './test-plan.js';
+
+const good = {
+  id: 'plan-1',
+  taskGroups: [{ id: 'main', type: 'MAIN' }],
+  tasks: [
+    { text: 'Where are the ACME offices?', taskType: 'multiple_choice', taskGroupId: 'main', choices: ['Poland', 'Singapore'], multipleAnswers: true },
+    { text: 'How easy was it?', taskType: 'rating_scale', scaleMinimum: 1, scaleMaximum: 5, lowerEndpoint: 'Very difficult', upperEndpoint: 'Very easy' },
+  ],
+};
+
+const problemsOf = (input: unknown): string[] => {
+  try {
+    parseTestPlan(input);
+  } catch (error) {
+    if (error instanceof BadPlanError) return error.problems;
+    throw error;
+  }
+  return [];
+};
+
+describe('parseTestPlan', () => {
+  it('keeps a good plan as given, with defaults for what is left out', () => {
+    expect(parseTestPlan(good)).toEqual({ ...good, shortTest: false });
+    const generated = parseTestPlan({ tasks: [] });
+    expect(generated.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(generated.taskGroups).toEqual([]);
+  });
+
+  it('names every bad field, each once', () => {
+    expect(
+      problemsOf({
+        shortTest: 'no',
+        colour: 'red',
+        tasks: [{ text: '', taskType: 'dance' }, { text: 'ok', taskType: 'blank', launchUrl: 'ftp://x' }],
+      }),
+    ).toEqual([
+      'colour: is not a plan field',
+      'shortTest: expected boolean',
+      'tasks[0].text: expected string length greater or equal to 1',
+      expect.stringMatching(/^tasks\[0\]\.taskType: .*\(one of blank, multiple_choice/),
+      expect.stringMatching(/^tasks\[1\]\.launchUrl: /),
+    ]);
+    expect(problemsOf([])).toEqual(['(the plan): expected object']);
+    expect(problemsOf({})).toEqual(['tasks: is required']);
+  });
+
+  it('checks what spans fields: group references, scale order, choices, repeated group ids', () => {
+    expect(
+      problemsOf({
+        taskGroups: [{ id: 'g', type: 'MAIN' }, { id: 'g', type: 'MAIN' }],
+        tasks: [
+          { text: 'a', taskType: 'blank', taskGroupId: 'nope' },
+          { text: 'b', taskType: 'rating_scale', scaleMinimum: 5, scaleMaximum: 1 },
+          { text: 'c', taskType: 'multiple_choice', choices: ['only one'] },
+        ],
+      }),
+    ).toEqual([
+      'taskGroups[1].id: "g" is used by an earlier group',
+      'tasks[0].taskGroupId: no task group has id "nope"',
+      'tasks[1].scaleMaximum: must be greater than scaleMinimum (5)',
+      'tasks[2].choices: a multiple_choice task needs at least 2 choices',
+    ]);
+  });
+});

@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import type { TestPlan } from '../store/store.js';
+
+const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
+const TASK_TYPES = ['blank', 'multiple_choice', 'rating_scale', 'launch_url', 'written_response', 'verbal_response', 'nps'] as const;
+
+/** A test plan file: what `tests create --plan` and `tests plan set` read. */
+const PlanFile = Type.Object(
+  {
+    id: Type.Optional(Text(100)),
+    shortTest: Type.Optional(Type.Boolean()),
+    taskGroups: Type.Optional(
+      Type.Array(Type.Object({ id: Text(100), type: Text(50) }, { additionalProperties: false }), { maxItems: 100 }),
+    ),
+    tasks: Type.Array(
+      Type.Object(
+        {
+          text: Text(5000),
+          taskType: Type.Union(TASK_TYPES.map((t) => Type.Literal(t))),
+          taskGroupId: Type.Optional(Text(100)),
+          grouping: Type.Optional(Text(50)),
+          choices: Type.Optional(Type.Array(Text(1000), { maxItems: 100 })),
+          multipleAnswers: Type.Optional(Type.Boolean()),
+          scaleMinimum: Type.Optional(Type.Integer({ minimum: -100, maximum: 100 })),
+          scaleMaximum: Type.Optional(Type.Integer({ minimum: -100, maximum: 100 })),
+          lowerEndpoint: Type.Optional(Text(200)),
+          upperEndpoint: Type.Optional(Text(200)),
+          launchUrl: Type.Optional(Type.String({ pattern: '^https?://', maxLength: 2000 })),
+          blurPII: Type.Optional(Type.Boolean()),
+          resultType: Type.Optional(Type.String({ maxLength: 50 })),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: 500 },
+    ),
+  },
+  { additionalProperties: false },
+);
+type PlanFile = Static<typeof PlanFile>;
+
+/** A plan file with problems; each names the field (e.g. `tasks[2].taskType`) and what is wrong. */
+export class BadPlanError extends Error {
+  override name = 'BadPlanError';
+  constructor(readonly problems: string[]) {
+    super(`the test plan has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  }
+}
+
+/** `/tasks/2/taskType` → `tasks[2].taskType`. */
+const fieldName = (pointer: string): string =>
+  pointer
+    .split('/')
+    .slice(1)
+    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
+    .join('')
+    .replace(/^\./, '') || '(the plan)';
+
+/**
+ * Checks a parsed plan file field by field and returns the plan to store, or throws a
+ * BadPlanError listing every problem found. Nothing is written by the caller unless it passes.
+ */
+export function parseTestPlan(input: unknown): TestPlan {
+  const errors = [...Value.Errors(PlanFile, input)];
+  // A missing field is reported as missing, not also as of the wrong type.
+  const missing = new Set(errors.filter((e) => e.message === 'Expected required property').map((e) => e.path));
+  const problems = errors.filter((e) => !missing.has(e.path) || e.message === 'Expected required property').map((e) => {
+    const allowed = e.path.endsWith('/taskType') ? ` (one of ${TASK_TYPES.join(', ')})` : '';
+    const unknown = e.message.startsWith('Unexpected property')
+      ? 'is not a plan field'
+      : e.message === 'Expected required property'
+        ? 'is required'
+        : e.message.toLowerCase();
+    return `${fieldName(e.path)}: ${unknown}${allowed}`;
+  });
+  // One problem per field: a union failing reports each branch.
+  const distinct = [...new Set(problems)];
+  if (distinct.length > 0) throw new BadPlanError(distinct);
+
+  const plan = input as PlanFile;
+  const groups = plan.taskGroups ?? [];
+  const groupIds = new Set<string>();
+  groups.forEach((g, i) => {
+    if (groupIds.has(g.id)) distinct.push(`taskGroups[${i}].id: "${g.id}" is used by an earlier group`);
+    groupIds.add(g.id);
+  });
+  plan.tasks.forEach((task, i) => {
+    if (task.taskGroupId !== undefined && !groupIds.has(task.taskGroupId)) {
+      distinct.push(`tasks[${i}].taskGroupId: no task group has id "${task.taskGroupId}"`);
+    }
+    if (task.scaleMinimum !== undefined && task.scaleMaximum !== undefined && task.scaleMinimum >= task.scaleMaximum) {
+      distinct.push(`tasks[${i}].scaleMaximum: must be greater than scaleMinimum (${task.scaleMinimum})`);
+    }
+    if (task.taskType === 'multiple_choice' && !(task.choices && task.choices.length >= 2)) {
+      distinct.push(`tasks[${i}].choices: a multiple_choice task needs at least 2 choices`);
+    }
+  });
+  if (distinct.length > 0) throw new BadPlanError(distinct);
+  return { id: plan.id ?? randomUUID(), shortTest: plan.shortTest ?? false, taskGroups: groups, tasks: plan.tasks };
+}
