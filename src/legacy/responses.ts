@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import { BEARER_REALM } from '../http/error-handler.js';
-import { cacheControlHeader, jsonResponse, retryAfterHeader } from '../http/response-headers.js';
+import { apiCacheHeaders, jsonResponse, retryAfterHeader } from '../http/response-headers.js';
 import { READ_SCOPES } from '../oauth/scope-names.js';
 import { API_HEADERS, wwwAuthenticate } from '../results/responses.js';
 import { HttpErrorResponse } from './schemas.js';
@@ -31,7 +31,10 @@ export function legacyResponses(ok: { description: string; schema: TSchema }, op
     ...(options.notFound ? { 404: error(options.notFound) } : {}),
     429: error("The client's request budget for the window is spent; retry after `Retry-After` seconds.", retryAfterHeader),
     500: jsonResponse('An unexpected fault; the detail is in the server log, never in the response.', HttpErrorResponse, {
-      headers: cacheControlHeader('private, no-store', 'Never stored.'),
+      headers: apiCacheHeaders('Never stored.'),
+    }),
+    503: jsonResponse('The database is unreachable for the moment; retry after `Retry-After` seconds.', HttpErrorResponse, {
+      headers: { ...apiCacheHeaders('Never stored.'), ...retryAfterHeader },
     }),
   };
 }
