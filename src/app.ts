@@ -55,7 +55,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** Builds the app with every part registered explicitly; `serve` and the tests both call it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(deps.config.logLevel) }),
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(deps.config.logLevel, deps.config.logFormat) }),
     childLoggerFactory: lazyRequestLogger,
     // A caller's x-request-id is kept only when short and plain: it is logged and echoed.
     requestIdHeader: false,

@@ -50,6 +50,14 @@ describe('loadConfig', () => {
     });
   });
 
+  it('logs readable lines on a terminal and JSON elsewhere, unless LOG_FORMAT says which', () => {
+    expect(loadConfig({}).logFormat).toBe('json');
+    expect(loadConfig({}, true).logFormat).toBe('pretty');
+    expect(loadConfig({ LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow('LOG_FORMAT must be json or pretty (got "xml")');
+  });
+
   it('serves metrics on METRICS_HOST:METRICS_PORT, any free port with 0, nowhere with off', () => {
     expect(loadConfig({ METRICS_PORT: '9100', METRICS_HOST: '10.0.0.5' }).metrics).toEqual({ host: '10.0.0.5', port: 9100 });
     expect(loadConfig({ METRICS_PORT: '0' }).metrics).toEqual({ host: '127.0.0.1', port: 0 });

@@ -63,6 +63,8 @@ export interface Config {
    */
   readonly tokenReuseSeconds: number;
   readonly logLevel: LogLevel;
+  /** `json`: one JSON object a line (for log collectors); `pretty`: readable lines (for a terminal). */
+  readonly logFormat: LogFormat;
   readonly rateLimit: RateLimitConfig;
   readonly connections: ConnectionConfig;
   /**
@@ -81,6 +83,8 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+export type LogFormat = 'json' | 'pretty';
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 /** Okta-style authorization server ids: `aus` followed by base62 characters. */
@@ -209,7 +213,8 @@ function rateLimitConfig(env: Env): RateLimitConfig {
   });
 }
 
-export function loadConfig(env: Env = process.env): Config {
+/** `terminal`: whether the logs go to a person's terminal (the default LOG_FORMAT follows it). */
+export function loadConfig(env: Env = process.env, terminal = false): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST || '127.0.0.1';
   const publicUrl = httpUrl(env, 'PUBLIC_URL', `http://localhost:${port}`);
@@ -223,6 +228,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
   }
+  // Unset: readable on a terminal, JSON everywhere else (a file, a pipe, a log collector).
+  const logFormat = env.LOG_FORMAT || (terminal ? 'pretty' : 'json');
+  if (logFormat !== 'json' && logFormat !== 'pretty') throw new ConfigError(`LOG_FORMAT must be json or pretty (got "${env.LOG_FORMAT}")`);
   const audience = env.AUTH_SERVER_AUDIENCE || 'api://results';
   if (/\s/.test(audience)) throw new ConfigError(`AUTH_SERVER_AUDIENCE must not contain spaces (got "${audience}")`);
 
@@ -240,6 +248,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 3600, 1, MAX_TOKEN_TTL_SECONDS),
     tokenReuseSeconds: integer(env, 'TOKEN_REUSE_SECONDS', 30, 0, 3600),
     logLevel,
+    logFormat,
     rateLimit: rateLimitConfig(env),
     connections: connections(env),
     trustProxy: trustProxy(env.TRUST_PROXY),

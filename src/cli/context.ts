@@ -10,7 +10,7 @@ import type { Actor } from '../store/store.js';
  */
 
 export function loadCliConfig(): Config {
-  return loadConfig(process.env);
+  return loadConfig(process.env, process.stdout.isTTY === true);
 }
 
 /** Who the audit log names for a CLI change: the operating-system user running it. */

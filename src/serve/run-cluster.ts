@@ -1,5 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
+import { pino, type LoggerOptions } from 'pino';
 import type { Config } from '../config.js';
+import { loggerOptions } from '../http/logging.js';
 import { MemoryRateLimiter } from '../http/rate-limiter.js';
 import { systemClock } from '../clock.js';
 import { openRuntime } from '../runtime.js';
@@ -19,13 +21,14 @@ export async function runCluster(config: Config, workers: number): Promise<void>
   await prepared.close();
 
   if (!config.redisUrl) serveRateLimits(new MemoryRateLimiter(systemClock));
-  const log = (msg: string, extra: Record<string, unknown> = {}, level = 30) =>
-    process.stdout.write(`${JSON.stringify({ level, time: Date.now(), pid: process.pid, msg, ...extra })}\n`);
+  // The primary logs as the workers do: same level, same format, same redaction.
+  const logger = pino(loggerOptions(config.logLevel, config.logFormat) as LoggerOptions);
+  const log = (msg: string, extra: Record<string, unknown> = {}, level: 'info' | 'warn' = 'info') => logger[level](extra, msg);
   // Listening before the workers start, so a taken METRICS_PORT stops the start-up at once.
   const metricsListener = config.metrics
     ? await listenForMetrics(
         config.metrics,
-        clusterMetrics((workerPids) => log('workers did not send their metrics in time; scrape answered without them', { workerPids }, 40)),
+        clusterMetrics((workerPids) => log('workers did not send their metrics in time; scrape answered without them', { workerPids }, 'warn')),
       )
     : undefined;
   if (metricsListener) log(`metrics served on ${metricsListener.address}/metrics`, { metricsAddress: metricsListener.address });
@@ -42,7 +45,7 @@ export async function runCluster(config: Config, workers: number): Promise<void>
       }
       return;
     }
-    log('worker died; restarting', { workerPid: worker.process.pid, code, signal });
+    log('worker died; restarting', { workerPid: worker.process.pid, code, signal }, 'warn');
     setTimeout(fork, RESTART_DELAY_MS).unref();
   });
 

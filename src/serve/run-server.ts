@@ -38,7 +38,7 @@ export async function runServer(config: Config): Promise<void> {
     const authorizationServerId = runtime.servers.custom.id;
     app.log.info(
       { address, authUrl: config.authUrl, baseUrl: config.baseUrl, authorizationServerId },
-      `results-api listening on ${address}: auth_url ${config.authUrl} (servers default and ${authorizationServerId}), base_url ${config.baseUrl}`,
+      `results-api listening on ${address}: API reference ${address}/docs, auth_url ${config.authUrl} (servers default and ${authorizationServerId}), base_url ${config.baseUrl}`,
     );
   } catch (err) {
     await metricsListener?.close();

@@ -61,6 +61,7 @@ describe('results-api serve', () => {
       authorizationServerId: expect.stringMatching(/^aus[0-9A-Za-z]{17}$/),
     });
     expect(ready.msg).toContain(ready.address);
+    expect(ready.msg).toContain(`API reference ${ready.address}/docs`);
 
     for (const id of ['default', ready.authorizationServerId]) {
       const res = await fetch(`${ready.address}/oauth2/${id}/v1/keys`);
@@ -75,6 +76,28 @@ describe('results-api serve', () => {
     expect(await exited()).toEqual({ code: 0, signal: null });
     expect(stdout).toContain('"msg":"shutting down"');
     expect(stderr).toBe('');
+  });
+
+  it('LOG_FORMAT=pretty: readable lines (as on a terminal), secrets still redacted', async () => {
+    const proc = spawn(process.execPath, [CLI_PATH, 'serve'], {
+      env: { ...cli.env, PORT: '0', LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = proc;
+    let out = '';
+    proc.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    await expect.poll(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out), { timeout: 20_000 }).toBeTruthy();
+    const address = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
+    const secret = 'S'.repeat(43);
+    await fetch(`${address}/nowhere?client_secret=${secret}`);
+    await expect.poll(() => out, { timeout: 10_000 }).toContain('/nowhere');
+    const lines = out.trim().split('\n');
+    // Not JSON: a time, a level, the message.
+    expect(lines[0]).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] (INFO|\u001b)/);
+    expect(() => JSON.parse(lines[0]!)).toThrow();
+    expect(out).not.toContain(secret);
+    proc.kill('SIGTERM');
+    expect((await exited()).code).toBe(0);
   });
 
   it('keeps the custom server id across restarts (it is persisted)', async () => {
