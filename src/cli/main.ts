@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { PACKAGE_VERSION } from '../version.js';
 import { registerAudit } from './audit.js';
 import { registerCredentials } from './credentials.js';
 import { registerDemo } from './demo.js';
@@ -34,16 +34,10 @@ const nouns: ReadonlyArray<(program: Command) => void> = [
   registerAudit,
 ];
 
-/** The version npm installed: package.json sits two folders up from dist/cli/. */
-function packageVersion(): string {
-  const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return version;
-}
-
 function buildProgram(): Command {
   const program = new Command('results-api')
     .description('OAuth 2.0 client-credentials authorization server and research Results API')
-    .version(packageVersion(), '-V, --version', 'print the version and exit')
+    .version(PACKAGE_VERSION, '-V, --version', 'print the version and exit')
     // Set before the commands are added, so every subcommand inherits them.
     .exitOverride()
     .showHelpAfterError('(add --help for usage)')

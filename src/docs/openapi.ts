@@ -1,3 +1,4 @@
+import { PACKAGE_VERSION } from '../version.js';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import type { OpenAPIV3_1 } from 'openapi-types';
@@ -22,7 +23,7 @@ export async function registerOpenApi(
       openapi: '3.1.0',
       info: {
         title: 'results-api',
-        version: '1.0.0',
+        version: PACKAGE_VERSION,
         summary: 'OAuth 2.0 client-credentials authorization servers and the research Results API.',
         description:
           'Get an access token from either authorization server with the client-credentials grant, then list the ' +
