@@ -45,7 +45,7 @@ beforeAll(async () => {
   tick();
   foreign = await seedWorkspace(t.runtime, [other.email], 'Another team');
   // 130 sessions, three in four COMPLETE, with ties on startTime: three pages of 50 and a bit.
-  checkoutSessions = makeSessions(130, { tiesEvery: 7 });
+  checkoutSessions = makeSessions(130, { tiesEvery: 7, statuses: ['INCOMPLETE', 'COMPLETE', 'COMPLETE', 'COMPLETE'] });
   checkout = randomUUID();
   await t.runtime.store.directory.createTest(
     {

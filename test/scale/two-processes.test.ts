@@ -171,7 +171,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     'credentials.findUserByEmail', 'credentials.listUsers', 'credentials.listCredentials', 'credentials.findClientForAuth',
     'credentials.findPrincipal', 'directory.listWorkspaces', 'directory.getWorkspace', 'directory.listWorkspacesForMember',
     'directory.listMembers', 'directory.isMember', 'directory.getTest', 'directory.listTests', 'directory.findVisibleTest',
-    'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
+    'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'sessions.listCompletedSessions', 'sessions.findSession', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
   ]);
   // Writes that nothing cached depends on: they announce nothing, by design.
   const bookkeeping = new Set(['credentials.recordClientUse', 'settings.getOrSet']);
@@ -194,7 +194,11 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
       'directory.createWorkspace': { topic: 'access', run: () => cli.store.directory.createWorkspace({ id: workspaceId, name: 'Heard' }, by) },
       'directory.addMember': { topic: 'access', run: () => cli.store.directory.addMember(workspaceId, other, by) },
       'directory.removeMember': { topic: 'access', run: () => cli.store.directory.removeMember(workspaceId, other, by) },
-      'directory.createTest': { topic: 'access', run: () => cli.store.directory.createTest({ id: testId, workspaceId, title: 'T', productType: 'survey' }, by) },
+      'directory.createTest': { topic: 'access', run: () => cli.store.directory.createTest({ id: testId, workspaceId, title: 'T', productType: 'SURVEY' }, by) },
+      'directory.setTestPlan': {
+        topic: 'access',
+        run: () => cli.store.directory.setTestPlan(testId, { id: crypto.randomUUID(), shortTest: false, taskGroups: [], tasks: [] }, by),
+      },
       'sessions.importSessions': { topic: 'sessions', run: () => cli.store.sessions.importSessions(testId, makeSessions(2), by) },
       'sessions.importSessionStream': { topic: 'sessions', run: () => cli.store.sessions.importSessionStream(testId, [makeSessions(3)], by) },
       'signingKeys.add': { topic: 'keys', run: () => rotateSigningKey(cli.store.signingKeys, cli.clock, by) },

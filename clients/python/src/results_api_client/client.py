@@ -34,6 +34,10 @@ SessionResult = Dict[str, Any]
 SessionResultsPage = Dict[str, Any]
 
 
+#: The Legacy (v1) family, as the real service serves it.
+LEGACY_BASE = "/usertesting/api/v1"
+
+
 class ResultsClient:
     """A client of the Results API for one set of client credentials.
 
@@ -218,22 +222,29 @@ class ResultsClient:
         return sessions_to_dataframe(self.session_results(test_id, page_size=page_size, timeout=timeout))
 
     def workspaces(self, *, timeout: Optional[float] = None) -> List[Dict[str, Any]]:
-        """The workspaces where the caller's email is a team member (``id``, ``name``, ``createdAt``)."""
-        url = f"{self._base_url}/api/v1/workspaces"
-        body = self._get(url, self._transport.scope(timeout))
-        listed = body.get("workspaces") if isinstance(body, dict) else None
+        """The workspaces where the caller's email is a team member (Legacy v1: ``id``, ``name``, ``uuid``)."""
+        url = f"{self._base_url}{LEGACY_BASE}/workspaces"
+        listed = self._get(url, self._transport.scope(timeout))
         if not isinstance(listed, list):
             raise _unexpected_body(url, "not a list of workspaces")
         return listed
 
-    def tests(self, workspace_id: str, *, timeout: Optional[float] = None) -> List[Dict[str, Any]]:
-        """The tests of a workspace where the caller is a team member; their ids are test ids."""
-        url = f"{self._base_url}/api/v1/workspaces/{quote(workspace_id, safe='')}"
-        body = self._get(url, self._transport.scope(timeout))
-        listed = body.get("tests") if isinstance(body, dict) else None
-        if not isinstance(listed, list):
-            raise _unexpected_body(url, "not a workspace with tests")
-        return listed
+    def studies(self, workspace_uuid: str, *, timeout: Optional[float] = None) -> List[Dict[str, Any]]:
+        """Every test ("study") of a workspace where the caller is a team member (Legacy v1),
+        all pages of them; a study's ``uuid`` is the test id the session results take."""
+        scope = self._transport.scope(timeout)
+        studies: List[Dict[str, Any]] = []
+        while True:
+            after = studies[-1].get("cursor") if studies else None
+            url = f"{self._base_url}{LEGACY_BASE}/workspaces/{quote(workspace_uuid, safe='')}"
+            if after:
+                url += f"?after={quote(str(after), safe='')}"
+            page = self._get(url, scope)
+            if not isinstance(page, list):
+                raise _unexpected_body(url, "not a list of studies")
+            if not page:
+                return studies
+            studies.extend(page)
 
     def _get(self, url: str, scope: CallScope) -> Any:
         """An authenticated GET. A 401 means the token was refused (expired early, revoked, keys

@@ -82,11 +82,11 @@ class LiveTest(unittest.TestCase):
         self.assertEqual(self.client("A").get_access_token_info().scope, "public_api.read")
         self.assertEqual(self.client("B").get_access_token_info().scope, "studies:read")
 
-    def test_workspaces_and_their_tests(self):
+    def test_workspaces_and_their_studies(self):
         client = self.client("B")
-        self.assertIn(ENV["WORKSPACE_ID"], [w["id"] for w in client.workspaces()])
-        tests = client.tests(ENV["WORKSPACE_ID"])
-        self.assertEqual([(t["id"], t["sessionCount"]) for t in tests], [(ENV["TEST_ID"], len(self.sessions))])
+        self.assertIn(ENV["WORKSPACE_ID"], [w["uuid"] for w in client.workspaces()])
+        studies = client.studies(ENV["WORKSPACE_ID"])
+        self.assertEqual([(s["uuid"], s["type"]) for s in studies], [(ENV["TEST_ID"], "STUDYV2")])
 
     def test_to_dataframe(self):
         try:

@@ -76,14 +76,24 @@ class FormsTest(unittest.TestCase):
         self.assertEqual(ResultsClient("http://a", "http://b", "id", "secret", authorization_server_id=SERVER_ID).form, "B")
         self.assertEqual(ResultsClient("http://a", "http://b", "id", "secret").form, "A")
 
-    def test_workspaces_and_tests(self):
-        workspace = {"id": "w1", "name": "Lab", "createdAt": "2024-11-21T12:00:00.000Z"}
-        test = {"id": TEST_ID, "title": "Checkout", "productType": "survey", "createdAt": "2024-11-21T12:00:00.000Z", "sessionCount": 3}
-        stub = self.stub(lambda sent: reply(200, {"workspaces": [workspace]} if sent.path == "/api/v1/workspaces" else {"id": "w1", "tests": [test]}))
+    def test_workspaces_and_every_page_of_studies(self):
+        workspace = {"id": "w1", "name": "Lab", "uuid": "w1"}
+        first = {"uuid": TEST_ID, "title": "Checkout", "type": "STUDYV2", "productType": "SURVEY", "cursor": "c1"}
+        second = {"uuid": "t2", "title": "Onboarding", "type": "STUDYV2", "productType": "SURVEY", "cursor": "c2"}
+        pages = {None: [first], "c1": [second], "c2": []}
+
+        def answer(sent):
+            if sent.path == "/usertesting/api/v1/workspaces":
+                return reply(200, [workspace])
+            return reply(200, pages[sent.query.get("after")])
+
+        stub = self.stub(answer)
         client = client_for(stub)
         self.assertEqual(client.workspaces(), [workspace])
-        self.assertEqual(client.tests("w 1/x"), [test])
-        self.assertEqual(stub.api_requests()[1].path, "/api/v1/workspaces/w%201%2Fx")
+        self.assertEqual(client.studies("w 1/x"), [first, second])
+        studies_asked = stub.api_requests()[1:]
+        self.assertEqual({r.path for r in studies_asked}, {"/usertesting/api/v1/workspaces/w%201%2Fx"})
+        self.assertEqual([r.query.get("after") for r in studies_asked], [None, "c1", "c2"])
 
 
 class IteratorTest(unittest.TestCase):
