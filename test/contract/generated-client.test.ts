@@ -1,7 +1,8 @@
 /**
- * The "done when" of the real contract: a client generated with stock tools from the fixture
- * of the real document (openapi-typescript types, openapi-fetch calls, oauth4webapi sign-in)
- * type-checks and runs unchanged against our server, and pages every completed session.
+ * The "done when" of the real contract: a client generated with stock tools from the fixtures
+ * of the real documents (openapi-typescript types, openapi-fetch calls, oauth4webapi sign-in)
+ * type-checks and runs unchanged against our server: it discovers the caller's tests through
+ * Legacy v1 and pages every completed session of each through Results v2.
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,7 +46,9 @@ const artifacts = join(ROOT, 'test-artifacts');
 let dir: string;
 let t: TestApp;
 let client: SeededClient;
+/** The tests the client's user can see, by workspace (its workspaces oldest first). */
 let tests: { testId: string; stored: SessionInput[] }[];
+let foreignTestId: string;
 
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
@@ -59,14 +62,20 @@ beforeAll(async () => {
   const port = await freePort();
   t = await startTestApp({ port, env: { PUBLIC_URL: `http://127.0.0.1:${port}` } });
   client = await seedClient(t.runtime);
-  const workspaceId = await seedWorkspace(t.runtime, [client.email]);
   const statuses = ['COMPLETE', 'IN_PROGRESS', 'COMPLETE', 'ABANDONED', 'COMPLETE', 'COMPLETE', 'SCREENED_OUT'];
   tests = [];
+  const lab = await seedWorkspace(t.runtime, [client.email], 'Lab');
   for (const count of [230, 0, 5]) {
     const stored = makeSessions(count, { tiesEvery: 5, statuses });
-    tests.push({ testId: await seedTest(t.runtime, workspaceId, stored), stored });
+    tests.push({ testId: await seedTest(t.runtime, lab, stored), stored });
   }
-  await seed(t.runtime, { sessions: 4 }); // another team's test, never seen
+  // A second workspace with more studies than a page of the v1 listing (50) holds.
+  const field = await seedWorkspace(t.runtime, [client.email], 'Field');
+  for (let i = 0; i < 52; i++) {
+    const stored = makeSessions(i === 51 ? 9 : 0, { statuses });
+    tests.push({ testId: await seedTest(t.runtime, field, stored), stored });
+  }
+  foreignTestId = (await seed(t.runtime, { sessions: 4 })).testId; // another team's test, never seen
 }, 60_000);
 afterAll(async () => {
   await t?.close();
@@ -74,9 +83,14 @@ afterAll(async () => {
 });
 
 describe('a client generated from the real contract', () => {
-  it('type-checks against the generated types, and a misuse of them does not', async () => {
-    const wrong = readFileSync(CLIENT_SCRIPT, 'utf8').replace('data.meta.pagination.totalCount', 'data.meta.pagination.total');
-    writeFileSync(join(dir, 'misuse.mjs'), wrong);
+  it('type-checks against the generated types, and a misuse of either does not', async () => {
+    const script = readFileSync(CLIENT_SCRIPT, 'utf8');
+    const misuse = (file: string, right: string, wrong: string) => {
+      expect(script, right).toContain(right);
+      writeFileSync(join(dir, file), script.replace(right, wrong));
+    };
+    misuse('misuse-v2.mjs', 'data.meta.pagination.totalCount', 'data.meta.pagination.total');
+    misuse('misuse-v1.mjs', "study.type === 'STUDYV2'", "study.kind === 'STUDYV2'");
     writeFileSync(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
@@ -100,27 +114,32 @@ describe('a client generated from the real contract', () => {
     // tsc names files relative to the working directory (the repository).
     const errors = stdout.split('\n').filter((line) => /error TS\d+/.test(line)).map((line) => line.slice(line.lastIndexOf('/', line.indexOf('(')) + 1));
     expect(code).not.toBe(0);
-    expect(errors.filter((line) => !line.startsWith('misuse.mjs(')), stdout).toEqual([]);
-    expect(errors.join('\n')).toMatch(/^misuse\.mjs\(\d+,\d+\): error TS2339: Property 'total' does not exist/m);
+    expect(errors.filter((line) => !line.startsWith('misuse-')), stdout).toEqual([]);
+    expect(errors.join('\n')).toMatch(/^misuse-v2\.mjs\(\d+,\d+\): error TS2339: Property 'total' does not exist/m);
+    expect(errors.join('\n')).toMatch(/^misuse-v1\.mjs\(\d+,\d+\): error TS2339: Property 'kind' does not exist/m);
   }, 150_000);
 
-  it('signs in with a stock OAuth client and pages every completed session of each test, unchanged', async () => {
+  it('signs in with a stock OAuth client, discovers its tests through v1 and pages every completed session of each, unchanged', async () => {
     const { code, stdout, stderr } = await run(process.execPath, [join(dir, 'page-completed-sessions.mjs')], {
       ISSUER: `${t.url}/oauth2/${t.runtime.servers.custom.id}`,
       SCOPE: 'studies:read',
       CLIENT_ID: client.clientId,
       CLIENT_SECRET: client.clientSecret,
       BASE_URL: t.url,
-      TEST_IDS: tests.map((x) => x.testId).join(','),
       PAGE_SIZE: '40',
     }, 60_000);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     const output = JSON.parse(stdout) as { tests: { testId: string; totalCount: number; sessions: unknown[] }[] };
-    expect(output.tests).toEqual(
-      tests.map(({ testId, stored }) => ({ testId, totalCount: completedOnly(stored).length, sessions: completedOnly(stored).map(rendered) })),
+    // Exactly the tests of the user's workspaces, each once (studies created in the same
+    // millisecond may list in either order, so compared by id); none of another team's.
+    const byId = <T extends { testId: string }>(list: T[]) => [...list].sort((a, b) => a.testId.localeCompare(b.testId));
+    expect(byId(output.tests)).toEqual(
+      byId(tests.map(({ testId, stored }) => ({ testId, totalCount: completedOnly(stored).length, sessions: completedOnly(stored).map(rendered) }))),
     );
+    expect(output.tests.map((x) => x.testId)).not.toContain(foreignTestId);
     // The biggest test spans several pages, and holds sessions of other statuses that were left out.
-    expect(output.tests[0]!.totalCount).toBeGreaterThan(40 * 3);
-    expect(tests[0]!.stored.length).toBeGreaterThan(output.tests[0]!.totalCount);
+    const biggest = output.tests.find((x) => x.testId === tests[0]!.testId)!;
+    expect(biggest.totalCount).toBeGreaterThan(40 * 3);
+    expect(tests[0]!.stored.length).toBeGreaterThan(biggest.totalCount);
   }, 90_000);
 });

@@ -1,16 +1,17 @@
 /**
  * Conformance to the real contract: every operation of the fixtures (the real documents'
  * operations we implement) is called live, and each response is checked against the real
- * response schema. Operations are probed by operationId; an operation added to a fixture
- * without probes fails the suite, as does a documented status no probe produces.
+ * response schema. Operations are probed by operationId (by method and path in the Legacy v1
+ * document, which names none); an operation added to a fixture without probes fails the
+ * suite, as does a documented status that no probe produces and NOT_PRODUCED does not excuse.
  */
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPIV3, OpenAPIV3_1 } from 'openapi-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionInput } from '../../src/store/store.js';
-import { completedOnly, makeSessions, seed, seedClient, seedTest, seedWorkspace } from '../helpers/seed.js';
+import type { SessionInput, TestPlan } from '../../src/store/store.js';
+import { completedOnly, makeSessions, seed, seedClient, seedTest, seedWorkspace, sortNewestFirst, storeActor, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { mintToken } from '../helpers/tokens.js';
 import { liveResponse, RealContract, type LiveResponse } from './real-contract.js';
@@ -35,18 +36,48 @@ let emptyTestId: string;
 let foreignTestId: string;
 let stored: SessionInput[];
 let burnerToken: string;
+let workspaceId: string;
+let plannedTestId: string;
+let plannedStored: SessionInput[];
+let foreign: Seeded;
+let lonerToken: string;
+/** Legacy v1 operations are probed by other members of the workspace, each with its own request budget. */
+const legacyTokens: Record<'workspaces' | 'studies' | 'study' | 'completed' | 'session', string> = {} as never;
+
+const plan: TestPlan = {
+  id: 'plan-1',
+  shortTest: false,
+  taskGroups: [{ id: 'main', type: 'MAIN' }],
+  tasks: [
+    { text: 'Open the store.', taskType: 'launch_url', launchUrl: 'https://shop.example.com', taskGroupId: 'main', blurPII: true },
+    { text: 'How easy was it?', taskType: 'rating_scale', scaleMinimum: 1, scaleMaximum: 5, lowerEndpoint: 'Hard', upperEndpoint: 'Easy' },
+    { text: 'Which did you use?', taskType: 'multiple_choice', choices: ['Search', 'Menu'], multipleAnswers: true, grouping: 'INITIAL' },
+  ],
+};
 
 beforeAll(async () => {
   t = await startTestApp({ env: { RATE_LIMIT_API: String(RATE_LIMIT) } });
   const client = await seedClient(t.runtime);
-  const workspaceId = await seedWorkspace(t.runtime, [client.email]);
-  stored = makeSessions(70, { tiesEvery: 4, statuses: ['COMPLETE', 'COMPLETE', 'IN_PROGRESS', 'COMPLETE', 'ABANDONED', 'COMPLETE', 'SCREENED_OUT'] });
+  const members = { workspaces: await seedClient(t.runtime), studies: await seedClient(t.runtime), study: await seedClient(t.runtime), completed: await seedClient(t.runtime), session: await seedClient(t.runtime) };
+  workspaceId = await seedWorkspace(t.runtime, [client.email, ...Object.values(members).map((m) => m.email)]);
+  // More than two pages of 50 completed sessions for the v1 cursor, among sessions of every status.
+  stored = makeSessions(200, { tiesEvery: 4, statuses: ['COMPLETE', 'COMPLETE', 'IN_PROGRESS', 'COMPLETE', 'ABANDONED', 'COMPLETE', 'SCREENED_OUT'] });
   testId = await seedTest(t.runtime, workspaceId, stored);
   emptyTestId = await seedTest(t.runtime, workspaceId);
-  foreignTestId = (await seed(t.runtime, { sessions: 3 })).testId;
+  plannedTestId = randomUUID();
+  await t.runtime.store.directory.createTest(
+    { id: plannedTestId, workspaceId, title: 'Store', productType: 'THINK_OUT_LOUD', orderedAt: Date.UTC(2024, 5, 1), orderedBy: { email: 'rita@example.com', name: 'Rita' }, plan },
+    storeActor,
+  );
+  plannedStored = makeSessions(3);
+  await t.runtime.store.sessions.importSessions(plannedTestId, plannedStored, storeActor);
+  foreign = await seed(t.runtime, { sessions: 3 });
+  foreignTestId = foreign.testId;
   token = await mintToken(t, client, 'B');
   tokenFormA = await mintToken(t, client, 'A');
   burnerToken = await mintToken(t, await seedClient(t.runtime), 'B');
+  lonerToken = await mintToken(t, await seedClient(t.runtime), 'B');
+  for (const [operation, member] of Object.entries(members)) legacyTokens[operation as keyof typeof members] = await mintToken(t, member, 'B');
 });
 afterAll(() => t.close());
 
@@ -71,6 +102,44 @@ const completedPage = (offset: number, limit: number) => (r: LiveResponse) => {
     expect(s.status).toBe('COMPLETE');
     expect(s.finishTime).not.toBeNull();
   }
+};
+
+
+/** The Legacy v1 family, at its real base path (or the earlier one without `/usertesting/api`). */
+const v1 = (path: string, tokenOrHeaders: string | Record<string, string>, base = '/usertesting/api/v1') =>
+  fetch(`${t.url}${base}${path}`, { headers: typeof tokenOrHeaders === 'string' ? bearer(tokenOrHeaders) : tokenOrHeaders });
+const bodyOf = <T>(r: LiveResponse) => JSON.parse(r.body) as T;
+
+interface StudyEntry { uuid: string; type: string; cursor: string }
+interface CompletedPage { completedSessionCount: number; sessions: { sessionUuid: string; cursor: string; state: string }[] }
+const completedV1 = () => sortNewestFirst(completedOnly(stored));
+
+/** A completed-sessions page of `testId`: the `from`-th to the (from+50)-th completed session. */
+const completedV1Page = (from: number) => (r: LiveResponse) => {
+  const page = bodyOf<CompletedPage>(r);
+  expect(page.completedSessionCount).toBe(completedV1().length);
+  expect(page.sessions.map((s) => s.sessionUuid)).toEqual(completedV1().slice(from, from + 50).map((s) => s.sessionId));
+  for (const s of page.sessions) expect(s.state).toBe('completed');
+};
+
+/** The cursor of the `index`-th session of a completed-sessions page (after `after` when given). */
+async function sessionCursor(index: number, after?: string): Promise<string> {
+  const query = after === undefined ? '' : `?after=${encodeURIComponent(after)}`;
+  const page = (await (await v1(`/studies/${testId}/completed-sessions${query}`, legacyTokens.completed)).json()) as CompletedPage;
+  return page.sessions.at(index)!.cursor;
+}
+
+/** The studies of the workspace, as the listing gives them. */
+const studies = async (): Promise<StudyEntry[]> => (await (await v1(`/workspaces/${workspaceId}`, legacyTokens.studies)).json()) as StudyEntry[];
+
+/** Documented statuses no probe produces, and why: the suite fails on any other one left unprobed. */
+const UNEXPECTED_FAULT = 'an unexpected fault; nothing a client sends provokes one (a database outage is a 503)';
+const NOT_PRODUCED: Record<string, Record<string, string>> = {
+  'GET /usertesting/api/v1/workspaces': { 404: 'a caller in no workspace gets an empty array, as nothing is missing', 500: UNEXPECTED_FAULT },
+  'GET /usertesting/api/v1/workspaces/{workspaceUuid}': { 500: UNEXPECTED_FAULT },
+  'GET /usertesting/api/v1/studies/{studyUuid}': { 500: UNEXPECTED_FAULT },
+  'GET /usertesting/api/v1/studies/{studyUuid}/completed-sessions': { 500: UNEXPECTED_FAULT },
+  'GET /usertesting/api/v1/session/{sessionUuid}': { 500: UNEXPECTED_FAULT },
 };
 
 const PROBES: Record<string, () => Probe[]> = {
@@ -109,6 +178,134 @@ const PROBES: Record<string, () => Probe[]> = {
       },
     },
   ],
+  'GET /usertesting/api/v1/workspaces': () => [
+    {
+      name: "the caller's workspaces",
+      status: 200,
+      call: () => v1('/workspaces', legacyTokens.workspaces),
+      also: (r) => expect(bodyOf(r)).toEqual([{ id: workspaceId, name: 'Lab', uuid: workspaceId }]),
+    },
+    { name: 'the earlier path with the token header', status: 200, call: () => v1('/workspaces', { token: tokenFormA }, '/v1'), also: (r) => expect(bodyOf<unknown[]>(r)).toHaveLength(1) },
+    { name: 'a caller in no workspace', status: 200, call: () => v1('/workspaces', lonerToken), also: (r) => expect(bodyOf(r)).toEqual([]) },
+    { name: 'no token', status: 401, call: () => v1('/workspaces', {}) },
+    { name: 'a token that is not one', status: 401, call: () => v1('/workspaces', 'garbage') },
+  ],
+  'GET /usertesting/api/v1/workspaces/{workspaceUuid}': () => [
+    {
+      name: 'its studies',
+      status: 200,
+      call: () => v1(`/workspaces/${workspaceId}`, legacyTokens.studies),
+      also: (r) => {
+        const entries = bodyOf<StudyEntry[]>(r);
+        expect(entries.map((e) => e.uuid).sort()).toEqual([testId, emptyTestId, plannedTestId].sort());
+        for (const e of entries) expect(e.type).toBe('STUDYV2');
+      },
+    },
+    {
+      name: 'after the first one',
+      status: 200,
+      call: async () => v1(`/workspaces/${workspaceId}?after=${(await studies())[0]!.cursor}`, legacyTokens.studies),
+      also: async (r) => expect(bodyOf(r)).toEqual((await studies()).slice(1)),
+    },
+    {
+      name: 'before the last one',
+      status: 200,
+      call: async () => v1(`/workspaces/${workspaceId}?before=${(await studies()).at(-1)!.cursor}`, legacyTokens.studies),
+      also: async (r) => expect(bodyOf(r)).toEqual((await studies()).slice(0, -1)),
+    },
+    { name: 'the earlier path', status: 200, call: () => v1(`/workspaces/${workspaceId}`, legacyTokens.studies, '/v1'), also: (r) => expect(bodyOf<unknown[]>(r)).toHaveLength(3) },
+    { name: 'a workspaceUuid that is not a UUID', status: 400, call: () => v1('/workspaces/nope', legacyTokens.studies) },
+    { name: 'an after that is not a cursor', status: 400, call: () => v1(`/workspaces/${workspaceId}?after=nope`, legacyTokens.studies) },
+    { name: 'after with before', status: 400, call: async () => { const [first] = await studies(); return v1(`/workspaces/${workspaceId}?after=${first!.cursor}&before=${first!.cursor}`, legacyTokens.studies); } },
+    { name: 'no token', status: 401, call: () => v1(`/workspaces/${workspaceId}`, {}) },
+    { name: 'an unknown workspace', status: 404, call: () => v1(`/workspaces/${randomUUID()}`, legacyTokens.studies) },
+    { name: "another team's workspace", status: 404, call: () => v1(`/workspaces/${foreign.workspaceId}`, legacyTokens.studies) },
+  ],
+  'GET /usertesting/api/v1/studies/{studyUuid}': () => [
+    {
+      name: 'a study with a plan',
+      status: 200,
+      call: () => v1(`/studies/${plannedTestId}`, legacyTokens.study),
+      also: (r) =>
+        expect(bodyOf(r)).toMatchObject({
+          title: 'Store',
+          sessionCount: plannedStored.length,
+          orderedBy: { email: 'rita@example.com', name: 'Rita' },
+          tasks: [{ position: 1, taskGroup: { id: 'main', type: 'MAIN' } }, { position: 2, scaleMaximum: 5 }, { position: 3, choices: ['Search', 'Menu'] }],
+        }),
+    },
+    { name: 'a study without a plan, sessions of every status counted', status: 200, call: () => v1(`/studies/${testId}`, legacyTokens.study), also: (r) => expect(bodyOf(r)).toMatchObject({ sessionCount: stored.length, tasks: [] }) },
+    { name: 'the earlier path', status: 200, call: () => v1(`/studies/${emptyTestId}`, legacyTokens.study, '/v1') },
+    { name: 'a studyUuid that is not a UUID', status: 400, call: () => v1('/studies/nope', legacyTokens.study) },
+    { name: 'no token', status: 401, call: () => v1(`/studies/${testId}`, {}) },
+    { name: 'an unknown study', status: 404, call: () => v1(`/studies/${randomUUID()}`, legacyTokens.study) },
+    { name: "another team's study", status: 404, call: () => v1(`/studies/${foreignTestId}`, legacyTokens.study) },
+  ],
+  'GET /usertesting/api/v1/studies/{studyUuid}/completed-sessions': () => [
+    { name: 'the first page', status: 200, call: () => v1(`/studies/${testId}/completed-sessions`, legacyTokens.completed), also: completedV1Page(0) },
+    {
+      name: 'after the last of the first page',
+      status: 200,
+      call: async () => v1(`/studies/${testId}/completed-sessions?after=${encodeURIComponent(await sessionCursor(-1))}`, legacyTokens.completed),
+      also: completedV1Page(50),
+    },
+    {
+      name: 'before the first of the second page',
+      status: 200,
+      call: async () => v1(`/studies/${testId}/completed-sessions?before=${encodeURIComponent(await sessionCursor(0, await sessionCursor(-1)))}`, legacyTokens.completed),
+      also: completedV1Page(0),
+    },
+    {
+      name: 'a study without sessions',
+      status: 200,
+      call: () => v1(`/studies/${emptyTestId}/completed-sessions`, legacyTokens.completed),
+      also: (r) => expect(bodyOf(r)).toEqual({ completedSessionCount: 0, sessions: [] }),
+    },
+    { name: 'the earlier path', status: 200, call: () => v1(`/studies/${testId}/completed-sessions`, legacyTokens.completed, '/v1'), also: completedV1Page(0) },
+    { name: 'a studyUuid that is not a UUID', status: 400, call: () => v1('/studies/nope/completed-sessions', legacyTokens.completed) },
+    {
+      name: 'a changed cursor',
+      status: 400,
+      call: async () => {
+        const cursor = await sessionCursor(0);
+        // The signature's first character (its last one holds padding bits too, which decode the same).
+        const mac = cursor.indexOf('.') + 1;
+        const changed = `${cursor.slice(0, mac)}${cursor[mac] === 'A' ? 'B' : 'A'}${cursor.slice(mac + 1)}`;
+        return v1(`/studies/${testId}/completed-sessions?after=${encodeURIComponent(changed)}`, legacyTokens.completed);
+      },
+    },
+    {
+      name: "another study's cursor",
+      status: 400,
+      call: async () => v1(`/studies/${plannedTestId}/completed-sessions?after=${encodeURIComponent(await sessionCursor(0))}`, legacyTokens.completed),
+    },
+    { name: 'no token', status: 401, call: () => v1(`/studies/${testId}/completed-sessions`, {}) },
+    { name: 'an unknown study', status: 404, call: () => v1(`/studies/${randomUUID()}/completed-sessions`, legacyTokens.completed) },
+    { name: "another team's study", status: 404, call: () => v1(`/studies/${foreignTestId}/completed-sessions`, legacyTokens.completed) },
+  ],
+  'GET /usertesting/api/v1/session/{sessionUuid}': () => {
+    const finished = () => completedOnly(stored)[0]!;
+    const unfinished = () => stored.find((s) => s.status === 'IN_PROGRESS')!;
+    return [
+      {
+        name: 'a completed session',
+        status: 200,
+        call: () => v1(`/session/${finished().sessionId}`, legacyTokens.session),
+        also: (r) => expect(bodyOf(r)).toMatchObject({ uid: finished().sessionId, duration: (finished().finishTime! - finished().startTime) / 1000 }),
+      },
+      {
+        name: 'a session in progress',
+        status: 200,
+        call: () => v1(`/session/${unfinished().sessionId}`, legacyTokens.session),
+        also: (r) => expect(bodyOf(r)).not.toHaveProperty('duration'),
+      },
+      { name: 'the earlier path', status: 200, call: () => v1(`/session/${finished().sessionId}`, legacyTokens.session, '/v1') },
+      { name: 'a sessionUuid that is not a UUID', status: 400, call: () => v1('/session/nope', legacyTokens.session) },
+      { name: 'no token', status: 401, call: () => v1(`/session/${finished().sessionId}`, {}) },
+      { name: 'an unknown session', status: 404, call: () => v1(`/session/${randomUUID()}`, legacyTokens.session) },
+      { name: "a session of another team's study", status: 404, call: () => v1(`/session/${foreign.sessions[0]!.sessionId}`, legacyTokens.session) },
+    ];
+  },
 };
 
 describe('the real contract, live', () => {
@@ -116,8 +313,12 @@ describe('the real contract, live', () => {
     for (const { operationId, operation } of contract.operations) {
       const probes = PROBES[operationId]?.() ?? [];
       expect(probes.length, `no probes for ${operationId}`).toBeGreaterThan(0);
-      expect(new Set(probes.map((p) => String(p.status))), operationId).toEqual(new Set(Object.keys(operation.responses)));
+      const excused = Object.keys(NOT_PRODUCED[operationId] ?? {});
+      const probed = new Set(probes.map((p) => String(p.status)));
+      for (const status of excused) expect(probed.has(status), `${operationId} ${status} is probed, so not excused`).toBe(false);
+      expect(new Set([...probed, ...excused]), operationId).toEqual(new Set(Object.keys(operation.responses)));
     }
+    expect(Object.keys(PROBES).sort()).toEqual(contract.operations.map((o) => o.operationId).sort());
   });
 
   for (const [operationId, probesOf] of Object.entries(PROBES)) {
@@ -141,6 +342,12 @@ describe('the real contract, live', () => {
     expect(contract.violations('SessionResultsController_getSessionSummaryResults', { status: 403, headers, body: '' })).toEqual([
       'status 403 is not in the real contract of SessionResultsController_getSessionSummaryResults',
     ]);
+    const session = 'GET /usertesting/api/v1/session/{sessionUuid}';
+    expect(contract.violations(session, { status: 404, headers, body: JSON.stringify({ errorCode: 404 }) }).join('\n')).toMatch(/errorCode must be string/);
+    expect(contract.violations(session, { status: 200, headers, body: JSON.stringify({ uid: 'x', duration: '90' }) }).join('\n')).toMatch(/duration must be number/);
+    expect(contract.violations(session, { status: 200, headers: new Headers({ 'content-type': 'text/html' }), body: '{}' })).toEqual([
+      'content type text/html is not the real one (application/json)',
+    ]);
   });
 });
 
@@ -149,13 +356,29 @@ describe('our OpenAPI document names what the real one names', () => {
   beforeAll(async () => {
     ours = (await (await fetch(`${t.url}/openapi.json`)).json()) as OpenAPIV3_1.Document;
   });
-  const ref = (schema: unknown) => (schema as { $ref?: string } | undefined)?.$ref;
+  type Schema = { $ref?: string; type?: string | string[]; items?: Schema; allOf?: Schema[] } | undefined;
+  /**
+   * What a schema is, as a generated type would name it: a model, an array of one, or a JSON
+   * type (integer is a number). Compared `like` a real schema, a model of ours where the real
+   * document writes its object inline is an object.
+   */
+  const shape = (schema: unknown, like?: unknown): unknown => {
+    const s = schema as Schema;
+    const real = like as Schema;
+    if (s?.allOf?.length === 1) return shape(s.allOf[0], real);
+    if (real?.allOf?.length === 1) return shape(s, real.allOf[0]);
+    if (s?.$ref) return real === undefined || real.$ref ? s.$ref : 'object';
+    const type = (Array.isArray(s?.type) ? s.type.filter((x) => x !== 'null').join('|') : s?.type)?.replace('integer', 'number');
+    return type === 'array' ? ['array', shape(s!.items, real?.items)] : type;
+  };
 
   it.each(contract.operations.map((o) => [o.operationId, o] as const))('%s: same path, method, operationId, parameters and models', (_id, real) => {
-    const operation = (ours.paths![real.path] as Record<string, OpenAPIV3_1.OperationObject> | undefined)?.[real.method];
-    expect(operation?.operationId).toBe(real.operationId);
-    expect(operation!.tags).toEqual(real.operation.tags);
-    const ourParameters = new Map((operation!.parameters as OpenAPIV3_1.ParameterObject[]).map((p) => [`${p.in} ${p.name}`, p]));
+    const operation = (ours.paths![real.servedPath] as Record<string, OpenAPIV3_1.OperationObject> | undefined)?.[real.method];
+    expect(operation, real.servedPath).toBeDefined();
+    // The Legacy v1 document names no operationIds and no tags; ours are then our own.
+    if (real.operation.operationId) expect(operation!.operationId).toBe(real.operation.operationId);
+    if (real.operation.tags) expect(operation!.tags).toEqual(real.operation.tags);
+    const ourParameters = new Map(((operation!.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).map((p) => [`${p.in} ${p.name}`, p]));
     for (const p of real.operation.parameters as OpenAPIV3.ParameterObject[]) {
       expect(ourParameters.get(`${p.in} ${p.name}`)?.required ?? false, `${p.in} ${p.name}`).toBe(p.required ?? false);
     }
@@ -165,7 +388,7 @@ describe('our OpenAPI document names what the real one names', () => {
 
     const realOk = real.operation.responses['200'] as OpenAPIV3.ResponseObject;
     const ourOk = operation!.responses!['200'] as OpenAPIV3_1.ResponseObject;
-    expect(ref(ourOk.content!['application/json']!.schema)).toBe(ref(realOk.content!['application/json']!.schema));
+    expect(shape(ourOk.content!['application/json']!.schema)).toEqual(shape(realOk.content!['application/json']!.schema));
   });
 
   it('defines every model of the real fixtures under its real name, with its fields and required fields', () => {
@@ -174,8 +397,14 @@ describe('our OpenAPI document names what the real one names', () => {
       for (const [name, schema] of Object.entries(real.components!.schemas!) as [string, OpenAPIV3.SchemaObject][]) {
         const mine = ours.components!.schemas![name] as OpenAPIV3_1.SchemaObject | undefined;
         expect(mine, name).toBeDefined();
-        expect(Object.keys(mine!.properties ?? {}), name).toEqual(expect.arrayContaining(Object.keys(schema.properties ?? {})));
-        expect(mine!.required ?? [], name).toEqual(expect.arrayContaining(schema.required ?? []));
+        const required = schema.required ?? [];
+        expect(mine!.required ?? [], name).toEqual(expect.arrayContaining(required));
+        for (const [property, real] of Object.entries(schema.properties ?? {})) {
+          const ourProperty = mine!.properties?.[property];
+          // A field we do not produce yet (participant data, media) must be one the real model lets a response leave out.
+          if (ourProperty === undefined) expect(required, `${name}.${property} is required but we do not declare it`).not.toContain(property);
+          else expect(shape(ourProperty, real), `${name}.${property}`).toEqual(shape(real));
+        }
         for (const extra of Object.keys(mine!.properties ?? {}).filter((p) => !(p in (schema.properties ?? {})))) {
           expect((mine!.properties![extra] as Record<string, unknown>)['x-results-api-extension'], `${name}.${extra}`).toBe(true);
         }
@@ -185,14 +414,15 @@ describe('our OpenAPI document names what the real one names', () => {
 
   it('serves none of the real operations still planned (implementing one means adding it to its fixture)', () => {
     for (const planned of contract.planned) {
-      const item = ours.paths![planned.path] as Record<string, unknown> | undefined;
+      const item = ours.paths![planned.servedPath] as Record<string, unknown> | undefined;
       expect(item?.[planned.method], planned.operationId).toBeUndefined();
     }
   });
 
   it('the README maps every real operation to ours: implemented, or the issue that brings it', () => {
     const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
-    for (const { operationId } of contract.operations) expect(readme, operationId).toMatch(new RegExp(`\`${operationId}\`[^\\n]*implemented`));
-    for (const { operationId, issue } of contract.planned) expect(readme, operationId).toMatch(new RegExp(`\`${operationId}\`[^\\n]*issue ${issue}\\b`));
+    const named = (operationId: string) => `\`${operationId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\``;
+    for (const { operationId } of contract.operations) expect(readme, operationId).toMatch(new RegExp(`${named(operationId)}[^\\n]*implemented`));
+    for (const { operationId, issue } of contract.planned) expect(readme, operationId).toMatch(new RegExp(`${named(operationId)}[^\\n]*issue ${issue}\\b`));
   });
 });

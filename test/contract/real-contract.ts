@@ -9,10 +9,9 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 
 /**
  * The fixtures of the real contract, one per public document (api-evangelist/usertesting,
- * openapi/_original/): written by hand from it, describing the operations we implement. Add
- * the Legacy (v1) fixture here when that family is implemented.
+ * openapi/_original/): written by hand from it, describing the operations we implement.
  */
-export const REAL_FIXTURES = ['real-results-v2.json'] as const;
+export const REAL_FIXTURES = ['real-results-v2.json', 'real-legacy-v1.json'] as const;
 
 export const fixturePath = (fixture: string): string => fileURLToPath(new URL(fixture, import.meta.url));
 
@@ -21,7 +20,11 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'tr
 export interface RealOperation {
   fixture: string;
   method: string;
+  /** As the document writes it, relative to its server. */
   path: string;
+  /** From the host's root: the path of the document's server, then `path` (where ours serves it). */
+  servedPath: string;
+  /** The real operationId, or `GET /served/path` where the document names none (Legacy v1). */
   operationId: string;
   operation: OpenAPIV3.OperationObject;
 }
@@ -30,9 +33,17 @@ export interface RealOperation {
 export interface PlannedOperation {
   method: string;
   path: string;
+  servedPath: string;
   operationId: string;
   issue: number;
 }
+
+/** What a document's server adds before its paths: `/usertesting/api` for v1, nothing for v2. */
+const serverPath = (document: OpenAPIV3.Document): string =>
+  new URL(document.servers?.[0]?.url ?? '/', 'https://server.invalid').pathname.replace(/\/$/, '');
+
+/** The name an operation goes by here: its real operationId, else its method and served path. */
+const operationName = (method: string, servedPath: string, operationId?: string): string => operationId ?? `${method.toUpperCase()} ${servedPath}`;
 
 /** A response as a client received it. */
 export interface LiveResponse {
@@ -60,16 +71,21 @@ export class RealContract {
     addFormats(this.ajv);
     for (const fixture of fixtures) {
       const document = JSON.parse(readFileSync(fixturePath(fixture), 'utf8')) as OpenAPIV3.Document & {
-        'x-results-api-not-implemented'?: PlannedOperation[];
+        'x-results-api-not-implemented'?: { method: string; path: string; operationId?: string; issue: number }[];
       };
       this.ajv.addSchema(document as object, fixture);
+      const base = serverPath(document);
       for (const [path, item] of Object.entries(document.paths)) {
         for (const method of METHODS) {
           const operation = item?.[method];
-          if (operation) this.operations.push({ fixture, method, path, operationId: operation.operationId!, operation });
+          const servedPath = base + path;
+          if (operation) this.operations.push({ fixture, method, path, servedPath, operationId: operationName(method, servedPath, operation.operationId), operation });
         }
       }
-      this.planned.push(...(document['x-results-api-not-implemented'] ?? []));
+      for (const planned of document['x-results-api-not-implemented'] ?? []) {
+        const servedPath = base + planned.path;
+        this.planned.push({ ...planned, servedPath, operationId: operationName(planned.method, servedPath, planned.operationId) });
+      }
     }
   }
 

@@ -44,8 +44,8 @@ beforeAll(async () => {
   field = await seedWorkspace(t.runtime, [ada.email.toUpperCase()], 'Field');
   tick();
   foreign = await seedWorkspace(t.runtime, [other.email], 'Another team');
-  // 130 sessions, three in four COMPLETE, with ties on startTime: three pages of 50 and a bit.
-  checkoutSessions = makeSessions(130, { tiesEvery: 7, statuses: ['INCOMPLETE', 'COMPLETE', 'COMPLETE', 'COMPLETE'] });
+  // 130 sessions, three in four COMPLETE (97), with ties on startTime: a page of 50 and one of 47.
+  checkoutSessions = makeSessions(130, { tiesEvery: 7, statuses: ['COMPLETE', 'IN_PROGRESS', 'COMPLETE', 'COMPLETE'] });
   checkout = randomUUID();
   await t.runtime.store.directory.createTest(
     {

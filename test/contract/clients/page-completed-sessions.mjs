@@ -2,12 +2,14 @@
 /**
  * A user's script as a new user writes it against the real contract, with stock tools only:
  * `oauth4webapi` signs in (RFC 8414 discovery, client-credentials grant) and `openapi-fetch`
- * calls the API through types `openapi-typescript` generated from the real document (the
- * test generates `real-results-v2.d.ts` next to this file and type-checks it before running
- * it). Nothing here knows it talks to results-api rather than the real service.
+ * calls the API through types `openapi-typescript` generated from the real documents (the
+ * test generates `real-results-v2.d.ts` and `real-legacy-v1.d.ts` next to this file and
+ * type-checks it before running it). Nothing here knows it talks to results-api rather than
+ * the real service.
  *
- * Steps, each its own function so a step can be swapped: sign in, find the tests to read,
- * page every completed session of each. Output: one JSON object on stdout,
+ * Steps, each its own function so a step can be swapped: sign in, discover the tests to read
+ * through Legacy v1 (workspaces, their studies, keep the STUDYV2 ones), page every completed
+ * session of each through Results v2. Output: one JSON object on stdout,
  * `{ tests: [{ testId, totalCount, sessions: [...] }] }`.
  */
 import process from 'node:process';
@@ -17,6 +19,7 @@ import createClient from 'openapi-fetch';
 
 /** @typedef {import('./real-results-v2.js').paths} ResultsPaths */
 /** @typedef {import('./real-results-v2.js').components['schemas']['SessionSummaryResultItemDto']} SessionSummary */
+/** @typedef {import('./real-legacy-v1.js').paths} LegacyPaths */
 
 const env = (/** @type {string} */ name) => {
   const value = process.env[name];
@@ -43,9 +46,30 @@ async function signIn() {
   return token.access_token;
 }
 
-/** The tests whose sessions to read (discovery through the Legacy v1 operations goes here). */
-async function testsToRead() {
-  return env('TEST_IDS').split(',');
+/**
+ * The tests to read, found as the real documents say: every workspace of the caller, each
+ * workspace's studies page by page (the next page is the one after the last study's cursor,
+ * until a page is empty), keeping the studies of the v2 format, whose uuid is a v2 testId.
+ * @param {import('openapi-fetch').Client<LegacyPaths>} legacy
+ */
+async function testsToRead(legacy) {
+  const { data: workspaces, error, response } = await legacy.GET('/v1/workspaces');
+  if (!workspaces) throw new Error(`GET /v1/workspaces answered ${response.status}: ${JSON.stringify(error)}`);
+  /** @type {string[]} */
+  const testIds = [];
+  for (const workspace of workspaces) {
+    if (!workspace.uuid) continue;
+    /** @type {string | undefined} */
+    let after;
+    for (;;) {
+      const page = await legacy.GET('/v1/workspaces/{workspaceUuid}', { params: { path: { workspaceUuid: workspace.uuid }, query: { after } } });
+      if (!page.data) throw new Error(`GET /v1/workspaces/{workspaceUuid} answered ${page.response.status}: ${JSON.stringify(page.error)}`);
+      for (const study of page.data) if (study.type === 'STUDYV2' && study.uuid) testIds.push(study.uuid);
+      after = page.data.at(-1)?.cursor;
+      if (!after) break;
+    }
+  }
+  return testIds;
 }
 
 /**
@@ -70,8 +94,11 @@ async function completedSessions(api, testId) {
 }
 
 const token = await signIn();
+const headers = { authorization: `Bearer ${token}` };
 /** @type {import('openapi-fetch').Client<ResultsPaths>} */
-const api = createClient({ baseUrl: env('BASE_URL'), headers: { authorization: `Bearer ${token}` } });
+const api = createClient({ baseUrl: env('BASE_URL'), headers });
+/** The v1 document's server is the host's `/usertesting/api`. @type {import('openapi-fetch').Client<LegacyPaths>} */
+const legacy = createClient({ baseUrl: `${env('BASE_URL')}/usertesting/api`, headers });
 const tests = [];
-for (const testId of await testsToRead()) tests.push(await completedSessions(api, testId));
+for (const testId of await testsToRead(legacy)) tests.push(await completedSessions(api, testId));
 process.stdout.write(`${JSON.stringify({ tests })}\n`);
