@@ -6,7 +6,6 @@
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -15,6 +14,7 @@ import type { SessionInput } from '../../src/store/store.js';
 import { completedOnly, makeSessions, rendered, seed, seedClient, seedTest, seedWorkspace, type SeededClient } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { fixturePath, REAL_FIXTURES } from './real-contract.js';
+import { freePort } from '../helpers/net.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLIENT_SCRIPT = fileURLToPath(new URL('clients/page-completed-sessions.mjs', import.meta.url));
@@ -26,18 +26,6 @@ function run(file: string, args: string[], env: Record<string, string> = {}, tim
     execFile(file, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
       resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
     );
-  });
-}
-
-/** A port free now, so the server's public URL (hence its issuer) can name it before it listens. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
   });
 }
 

@@ -1,5 +1,4 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +6,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seed, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { freePort } from '../helpers/net.js';
 
 /** Debian's `chromium` package; .ci/run installs it when missing. */
 const CHROMIUM = '/usr/bin/chromium';
@@ -36,17 +36,6 @@ if (!haveChromium && !IN_CI) {
  * for it (127.0.0.1 against PUBLIC_URL's localhost), as a user following the server's first
  * log line does: Swagger UI's requests (token, API) must go to the origin the page came from.
  */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 // In CI a missing browser must fail the suite, never skip it.
 describe.skipIf(!haveChromium && !IN_CI)('the API reference page in headless Chromium', { timeout: 90_000 }, () => {
   let t: TestApp;

@@ -6,10 +6,10 @@
  */
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './net.js';
 
 const run = promisify(execFile);
 
@@ -21,17 +21,6 @@ export function requireBinaries(...bins: string[]): boolean {
   if (process.env.CI === 'true') throw new Error(`${message}; CI=true, so this fails instead of skipping`);
   console.warn(`${message}, skipping`);
   return false;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function until(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<void> {

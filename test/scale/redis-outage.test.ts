@@ -13,21 +13,9 @@ import { describeIfPostgres, uniqueSchemaName } from '../helpers/postgres.js';
 import { seed, type Seeded } from '../helpers/seed.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { requireBinaries, throwawayRedis, type ThrowawayRedis } from '../helpers/throwaway.js';
+import { within } from '../helpers/net.js';
 
 const haveRedis = requireBinaries('redis-server', 'redis-cli');
-
-/** Polls until `check` passes or `ms` pass (then its last failure is thrown). */
-async function within(ms: number, check: () => Promise<void>): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-}
 
 const countLines = (server: ServerProcess, text: string) => server.lines.filter((l) => l.includes(text)).length;
 const DOWN = 'Redis unreachable';

@@ -18,22 +18,10 @@ import { SigningKeyRepository } from '../../src/store/signing-keys.js';
 import { TokenRevocationRepository } from '../../src/store/token-revocations.js';
 import { makeSessions, seed, type Seeded } from '../helpers/seed.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { within } from '../helpers/net.js';
 
 const redisUrl = await requireRedis();
 const by = { actor: 'test' };
-
-/** Polls until `check` passes, for at most one second: the promise made to operators. */
-async function withinOneSecond(check: () => Promise<void>): Promise<void> {
-  const deadline = Date.now() + 1000;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-}
 
 async function getToken(server: ServerProcess, runtime: Runtime, s: Seeded): Promise<string> {
   const res = await fetch(`${server.url}/oauth2/${runtime.servers.custom.id}/v1/token`, {
@@ -93,7 +81,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     expect((await list(a, s, token)).status).toBe(200);
     expect((await list(b, s, token)).status).toBe(200);
     await cli.store.credentials.revokeCredential(s.clientId, by);
-    await withinOneSecond(async () => {
+    await within(1000, async () => {
       expect((await list(a, s, token)).status).toBe(401);
       expect((await list(b, s, token)).status).toBe(401);
     });
@@ -109,7 +97,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
       body: new URLSearchParams({ token, client_id: s.clientId, client_secret: s.clientSecret }),
     });
     expect(revoke.status).toBe(200);
-    await withinOneSecond(async () => expect((await list(b, s, token)).status).toBe(401));
+    await within(1000, async () => expect((await list(b, s, token)).status).toBe(401));
   });
 
   it('a member removed is refused everywhere within one second', async () => {
@@ -118,7 +106,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     expect((await list(a, s, token)).status).toBe(200);
     expect((await list(b, s, token)).status).toBe(200);
     await cli.store.directory.removeMember(s.workspaceId, s.email, by);
-    await withinOneSecond(async () => {
+    await within(1000, async () => {
       expect((await list(a, s, token)).status).toBe(404);
       expect((await list(b, s, token)).status).toBe(404);
     });
@@ -141,7 +129,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     const s = await seed(cli, { sessions: 1 });
     const before = await getToken(a, cli, s);
     const kid = await rotateSigningKey(cli.store.signingKeys, cli.clock, by);
-    await withinOneSecond(async () => {
+    await within(1000, async () => {
       for (const server of [a, b]) {
         const token = await getToken(server, cli, s);
         expect(JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()).kid).toBe(kid);
