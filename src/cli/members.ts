@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Member } from '../store/store.js';
-import { emailArgument, uuidArgument } from './arguments.js';
+import { emailArgument } from './arguments.js';
+import { resolveWorkspace, workspaceArgument, WORKSPACE_OPTION, WORKSPACE_OPTION_HELP } from './workspace-argument.js';
 import { withRuntime } from './context.js';
 import { emit, isoTime, JSON_FLAG, JSON_FLAG_HELP, table, type OutputOptions } from './output.js';
 
@@ -18,14 +19,14 @@ export function registerMembers(program: Command): void {
   members
     .command('add')
     .description('let an email read a workspace')
-    .requiredOption('--workspace <uuid>', 'the workspace id')
+    .requiredOption(WORKSPACE_OPTION, WORKSPACE_OPTION_HELP)
     .requiredOption('--email <email>', "the member's email (the API user's email)")
     .option(JSON_FLAG, JSON_FLAG_HELP)
     .action(async (options: MemberOptions) => {
-      const workspaceId = uuidArgument('--workspace', options.workspace);
+      const workspace = workspaceArgument(options.workspace);
       const email = emailArgument('--email', options.email);
       const { member, userExists } = await withRuntime(async (rt, by) => ({
-        member: await rt.store.directory.addMember(workspaceId, email, by),
+        member: await rt.store.directory.addMember(await resolveWorkspace(rt.store.directory, workspace), email, by),
         userExists: (await rt.store.credentials.findUserByEmail(email)) !== null,
       }));
       emit(options, { ...memberJson(member), userExists }, () =>
@@ -40,24 +41,28 @@ export function registerMembers(program: Command): void {
   members
     .command('remove')
     .description("stop an email reading a workspace (from the server's next request on)")
-    .requiredOption('--workspace <uuid>', 'the workspace id')
+    .requiredOption(WORKSPACE_OPTION, WORKSPACE_OPTION_HELP)
     .requiredOption('--email <email>', "the member's email")
     .option(JSON_FLAG, JSON_FLAG_HELP)
     .action(async (options: MemberOptions) => {
-      const workspaceId = uuidArgument('--workspace', options.workspace);
+      const workspace = workspaceArgument(options.workspace);
       const email = emailArgument('--email', options.email);
-      await withRuntime((rt, by) => rt.store.directory.removeMember(workspaceId, email, by));
+      const workspaceId = await withRuntime(async (rt, by) => {
+        const id = await resolveWorkspace(rt.store.directory, workspace);
+        await rt.store.directory.removeMember(id, email, by);
+        return id;
+      });
       emit(options, { workspaceId, email, removed: true }, () => `removed ${email} from workspace ${workspaceId}`);
     });
 
   members
     .command('list')
     .description("list a workspace's members")
-    .requiredOption('--workspace <uuid>', 'the workspace id')
+    .requiredOption(WORKSPACE_OPTION, WORKSPACE_OPTION_HELP)
     .option(JSON_FLAG, JSON_FLAG_HELP)
     .action(async (options: OutputOptions & { workspace: string }) => {
-      const workspaceId = uuidArgument('--workspace', options.workspace);
-      const list = await withRuntime((rt) => rt.store.directory.listMembers(workspaceId));
+      const workspace = workspaceArgument(options.workspace);
+      const list = await withRuntime(async (rt) => rt.store.directory.listMembers(await resolveWorkspace(rt.store.directory, workspace)));
       emit(options, list.map(memberJson), () =>
         table(
           list,

@@ -6,11 +6,11 @@ import type { ResultsClient } from '../client/index.js';
 import { sessionFileFormat } from '../imports/parse-session-file.js';
 import { addCredentialOptions, openResultsClient, type CredentialFlags } from './api-credentials.js';
 import { uuidArgument } from './arguments.js';
-import { CliError, usageError } from './output.js';
+import { CliError, emit, JSON_FLAG, usageError, type OutputOptions } from './output.js';
 import { ProgressBar } from './progress-bar.js';
 import { EXPORT_FORMATS, sessionEncoder, type ExportFormat } from './session-export-format.js';
 
-type ExportOptions = CredentialFlags & { test: string; format?: ExportFormat; out?: string };
+type ExportOptions = CredentialFlags & OutputOptions & { test: string; format?: ExportFormat; out?: string };
 
 /** Bytes gathered before each write: few system calls, little memory. */
 const WRITE_CHUNK = 64 * 1024;
@@ -31,14 +31,19 @@ export function registerSessionsExportCommand(sessions: Command): void {
       )
       .requiredOption('--test <uuid>', 'the test whose sessions are exported')
       .addOption(new Option('--format <format>', 'output format (default: from the --out extension, else ndjson)').choices(EXPORT_FORMATS))
-      .option('--out <file>', 'write to this file (replaced only when the export is complete) instead of stdout'),
+      .option('--out <file>', 'write to this file (replaced only when the export is complete) instead of stdout')
+      .option(JSON_FLAG, 'with --out: print the summary (test, sessions, file, format) as JSON on stdout'),
   ).action(async (options: ExportOptions) => {
     const testId = uuidArgument('--test', options.test);
+    if (options.json && options.out === undefined) {
+      throw usageError('--json prints the summary on stdout, which carries the sessions themselves without --out: add --out FILE (the data is NDJSON already by default)');
+    }
     const format = options.format ?? (options.out !== undefined ? sessionFileFormat(options.out) : undefined) ?? 'ndjson';
     const client = await openResultsClient(options);
     const progress = process.stderr.isTTY ? new ProgressBar(process.stderr, 'exporting') : undefined;
     const count = await exportSessions(client, testId, { format, out: options.out, progress });
-    if (process.stderr.isTTY) {
+    if (options.json) emit(options, { testId, sessions: count, out: options.out, format }, () => '');
+    else if (process.stderr.isTTY) {
       process.stderr.write(`exported ${count} session${count === 1 ? '' : 's'} of test ${testId}${options.out ? ` to ${options.out}` : ''}\n`);
     }
   });

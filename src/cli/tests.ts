@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { COMPLETED_STATUS } from '../store/sessions.js';
 import { PRODUCT_TYPES, type Test, type TestInput } from '../store/store.js';
 import { emailArgument, nameArgument, uuidArgument } from './arguments.js';
+import { resolveWorkspace, workspaceArgument, WORKSPACE_OPTION, WORKSPACE_OPTION_HELP } from './workspace-argument.js';
 import { withRuntime } from './context.js';
 import { emit, isoTime, JSON_FLAG, JSON_FLAG_HELP, table, usageError, type OutputOptions } from './output.js';
 import { readTestPlanFile } from './test-plan-file.js';
@@ -54,7 +55,7 @@ export function registerTests(program: Command): void {
   tests
     .command('create')
     .description('create a test in a workspace')
-    .requiredOption('--workspace <uuid>', 'the workspace id')
+    .requiredOption(WORKSPACE_OPTION, WORKSPACE_OPTION_HELP)
     .requiredOption('--title <title>', 'display title')
     .option('--id <uuid>', 'its id (default: a new random UUID)')
     .option('--product-type <type>', `what kind of research it is: ${PRODUCT_TYPES.join(', ')}`, DEFAULT_PRODUCT_TYPE)
@@ -64,8 +65,8 @@ export function registerTests(program: Command): void {
     .option('--plan <file.json>', 'its test plan (see `tests plan set`)')
     .option(JSON_FLAG, JSON_FLAG_HELP)
     .action(async (options: CreateOptions) => {
-      const input: TestInput = {
-        workspaceId: uuidArgument('--workspace', options.workspace),
+      const workspace = workspaceArgument(options.workspace);
+      const input: Omit<TestInput, 'workspaceId'> = {
         title: nameArgument('--title', options.title),
         productType: productTypeArgument(options.productType),
         id: options.id === undefined ? randomUUID() : uuidArgument('--id', options.id),
@@ -79,21 +80,23 @@ export function registerTests(program: Command): void {
       }
       if (options.orderedAt !== undefined) input.orderedAt = timeArgument('--ordered-at', options.orderedAt);
       if (options.plan !== undefined) input.plan = await readTestPlanFile(options.plan);
-      const test = await withRuntime((rt, by) => rt.store.directory.createTest(input, by));
+      const test = await withRuntime(async (rt, by) =>
+        rt.store.directory.createTest({ ...input, workspaceId: await resolveWorkspace(rt.store.directory, workspace) }, by),
+      );
       emit(options, testJson(test), () => `created test "${test.title}" (id ${test.id}) in workspace ${test.workspaceId}`);
     });
 
   tests
     .command('list')
     .description("list a workspace's tests")
-    .requiredOption('--workspace <uuid>', 'the workspace id')
+    .requiredOption(WORKSPACE_OPTION, WORKSPACE_OPTION_HELP)
     .option(JSON_FLAG, JSON_FLAG_HELP)
     .action(async (options: OutputOptions & { workspace: string }) => {
-      const workspaceId = uuidArgument('--workspace', options.workspace);
+      const workspace = workspaceArgument(options.workspace);
       // Operators see every status; the API lists the COMPLETE ones only.
       const list = await withRuntime(async (rt) =>
         Promise.all(
-          (await rt.store.directory.listTests(workspaceId)).map(async (t) => ({ ...t, byStatus: await rt.store.sessions.countSessionsByStatus(t.id) })),
+          (await rt.store.directory.listTests(await resolveWorkspace(rt.store.directory, workspace))).map(async (t) => ({ ...t, byStatus: await rt.store.sessions.countSessionsByStatus(t.id) })),
         ),
       );
       emit(options, list.map((t) => ({ ...testJson(t), sessionsByStatus: t.byStatus })), () =>

@@ -86,6 +86,17 @@ describe('results-api sessions export', () => {
     expect(readFileSync(out, 'utf8').split('\r\n')[0]).toBe('sessionId,audienceId,status,startTime,finishTime');
   });
 
+  it('--json with --out: the summary as JSON on stdout; without --out: refused, nothing sent', async () => {
+    const out = join(dir, 'summary.ndjson');
+    const result = await runCli(['sessions', 'export', '--test', s.testId, '--out', out, '--json'], formB);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ testId: s.testId, sessions: 3003, out, format: 'ndjson' });
+    expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(3003);
+    const refused = await runCli(['sessions', 'export', '--test', s.testId, '--json'], formB);
+    expect(refused).toMatchObject({ code: 2, stdout: '' });
+    expect(refused.stderr).toMatch(/^error: --json prints the summary on stdout, which carries the sessions themselves without --out/);
+  });
+
   it('credentials from a 0600 config file, the secret from stdin', async () => {
     const config = join(dir, 'home-config', 'results-api', 'credentials.json');
     mkdirSync(join(config, '..'), { recursive: true });

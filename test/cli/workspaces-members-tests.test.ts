@@ -88,9 +88,14 @@ describe('results-api workspaces, members and tests', () => {
         code: 2,
         stderr: 'error: --email must be an email address (got "ada@")\n',
       });
+      // A workspace may be named by its name (any case) when no other workspace has it.
       expect(await cli.run(['members', 'add', '--workspace', 'lab', '--email', 'ada@example.com'])).toMatchObject({
-        code: 2,
-        stderr: 'error: --workspace must be a UUID such as 6f1c1a52-3f0e-4a59-9d1f-0d9b1b7d2a11 (got "lab")\n',
+        code: 1,
+        stderr: `error: ada@example.com is already a member of workspace ${WS_ID}\n`,
+      });
+      expect(await cli.run(['members', 'add', '--workspace', 'Nowhere', '--email', 'ada@example.com'])).toMatchObject({
+        code: 1,
+        stderr: 'error: no workspace named "Nowhere" (results-api workspaces list shows them)\n',
       });
       expect(await cli.run(['members', 'add', '--workspace', UNKNOWN_ID, '--email', 'ada@example.com'])).toMatchObject({
         code: 1,
@@ -104,6 +109,17 @@ describe('results-api workspaces, members and tests', () => {
         code: 1,
         stderr: `error: no workspace with id ${UNKNOWN_ID}\n`,
       });
+    });
+
+    it('names a workspace by its name when unique, and refuses an ambiguous name listing the ids', async () => {
+      expect(await cli.json<{ email: string }[]>(['members', 'list', '--workspace', 'LAB'])).toEqual(
+        await cli.json<{ email: string }[]>(['members', 'list', '--workspace', WS_ID]),
+      );
+      const twins = [await cli.json<WorkspaceJson>(['workspaces', 'create', '--name', 'Twin']), await cli.json<WorkspaceJson>(['workspaces', 'create', '--name', 'twin'])];
+      const result = await cli.run(['members', 'add', '--workspace', 'Twin', '--email', 'ada@example.com']);
+      expect(result).toMatchObject({ code: 1, stdout: '' });
+      expect(result.stderr).toBe(`error: 2 workspaces are named "Twin": name one by its id (${twins.map((w) => w.id).join(', ')})\n`);
+      expect(await cli.json(['members', 'list', '--workspace', twins[0]!.id])).toEqual([]);
     });
 
     it('lists members', async () => {
