@@ -48,7 +48,8 @@ describe('results-api demo', () => {
 
   beforeAll(async () => {
     cli = cliSandbox();
-    demo = await cli.json<DemoJson>(['demo'], { PUBLIC_URL: 'https://results.example.com', AUTH_URL: 'https://auth.example.com' });
+    // Hosts under .test never resolve (RFC 2606): demo's check of the server stays on this machine.
+    demo = await cli.json<DemoJson>(['demo'], { PUBLIC_URL: 'https://results.example.test', AUTH_URL: 'https://auth.example.test' });
     t = await startTestApp({ env: { DATABASE_URL: cli.databaseUrl } });
   });
   afterAll(async () => {
@@ -62,8 +63,8 @@ describe('results-api demo', () => {
       clientSecret: expect.stringMatching(/^[\w-]{43}$/),
       testId: '9f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f',
       workspaceId: '5b3c2a1e-7d4f-4e8a-9c6b-1a2b3c4d5e6f',
-      authUrl: 'https://auth.example.com',
-      baseUrl: 'https://results.example.com',
+      authUrl: 'https://auth.example.test',
+      baseUrl: 'https://results.example.test',
       authorizationServerId: t.runtime.servers.custom.id,
       revokedClientIds: [],
     });
