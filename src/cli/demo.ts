@@ -6,6 +6,7 @@ import { emailKey } from '../store/email.js';
 import type { Actor, SessionInput, TestPlan } from '../store/store.js';
 import { withRuntime } from './context.js';
 import { SECRET_SHOWN_ONCE, secretLines } from './credentials.js';
+import { checkDemoServer, demoUrls, parseServerUrl, type DemoUrls } from './demo-server.js';
 import { emit, JSON_FLAG, JSON_FLAG_HELP, type OutputOptions } from './output.js';
 
 export const DEMO_WORKSPACE_ID = '5b3c2a1e-7d4f-4e8a-9c6b-1a2b3c4d5e6f';
@@ -55,6 +56,8 @@ export interface DemoResult {
   authUrl: string;
   baseUrl: string;
   authorizationServerId: string;
+  /** The demo user's earlier credentials this run revoked (their secrets no longer work). */
+  revokedClientIds: string[];
 }
 
 /** A stable UUID (version 4 layout) derived from a name, so re-running demo changes nothing. */
@@ -95,8 +98,8 @@ export function demoSessions(): SessionInput[] {
 }
 
 /** Seeds (or tops up) the demo data and issues the demo user a fresh credential. */
-async function seedDemo(rt: Runtime, by: Actor): Promise<DemoResult> {
-  const { store, config } = rt;
+async function seedDemo(rt: Runtime, by: Actor, urls: DemoUrls): Promise<DemoResult> {
+  const { store } = rt;
   const workspace =
     (await store.directory.getWorkspace(DEMO_WORKSPACE_ID)) ??
     (await store.directory.createWorkspace({ id: DEMO_WORKSPACE_ID, name: DEMO_WORKSPACE_NAME }, by));
@@ -122,8 +125,12 @@ async function seedDemo(rt: Runtime, by: Actor): Promise<DemoResult> {
 
   // The secret of an earlier run is not stored anywhere, so the only way to print one that
   // works is to replace the credential.
+  const revokedClientIds: string[] = [];
   for (const c of await store.credentials.listCredentials()) {
-    if (emailKey(c.email) === emailKey(DEMO_EMAIL) && c.revokedAt === null) await store.credentials.revokeCredential(c.clientId, by);
+    if (emailKey(c.email) === emailKey(DEMO_EMAIL) && c.revokedAt === null) {
+      await store.credentials.revokeCredential(c.clientId, by);
+      revokedClientIds.push(c.clientId);
+    }
   }
   const clientId = generateClientId();
   const clientSecret = generateClientSecret();
@@ -134,17 +141,25 @@ async function seedDemo(rt: Runtime, by: Actor): Promise<DemoResult> {
     clientSecret,
     testId: test.id,
     workspaceId: workspace.id,
-    authUrl: config.authUrl,
-    baseUrl: config.baseUrl,
+    authUrl: urls.authUrl,
+    baseUrl: urls.baseUrl,
     authorizationServerId: rt.servers.custom.id,
+    revokedClientIds,
   };
 }
 
 /** Quotes a value for bash, whatever it contains. */
 const sh = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
 
-/** Reads the token response on stdin, prints the access token (or the error body to stderr). */
-const READ_TOKEN = `node -p 'const r = JSON.parse(require("fs").readFileSync(0)); r.access_token ?? (console.error(r), "")'`;
+/**
+ * Reads the token response on stdin and prints the access token; otherwise says why on stderr
+ * (the RFC 6749 error, whatever else answered, or nothing at all) and exits 1, so the `&&`
+ * after it stops there.
+ */
+const READ_TOKEN =
+  `node -e 'const s = require("fs").readFileSync(0, "utf8"); let r = {}; try { r = JSON.parse(s) } catch {} ` +
+  `if (r.access_token) console.log(r.access_token); else { console.error("error: no access token: " + ` +
+  `(r.error ? [r.error, r.error_description].filter(Boolean).join(": ") : s.trim() || "no answer from the token endpoint")); process.exit(1) }'`;
 
 /** Bash commands that mint a token and list the first page of sessions, for both request forms. */
 export function demoCurlCommands(d: DemoResult): { formA: string; formB: string } {
@@ -153,36 +168,44 @@ export function demoCurlCommands(d: DemoResult): { formA: string; formB: string 
       `TOKEN=$(curl -sS ${sh(`${d.authUrl}/oauth2/${serverId}/v1/token`)} \\`,
       `  -H 'Content-Type: application/x-www-form-urlencoded' \\`,
       `  --data-urlencode ${sh(`client_id=${d.clientId}`)} --data-urlencode ${sh(`client_secret=${d.clientSecret}`)} \\`,
-      `  -d grant_type=client_credentials -d scope=${scope} | ${READ_TOKEN})`,
+      `  -d grant_type=client_credentials -d scope=${scope} | ${READ_TOKEN}) &&`,
     ].join('\n');
   return {
     formA: [
       tokenRequest('default', 'public_api.read'),
-      `curl -sS ${sh(`${d.baseUrl}/v2/sessionResults?testId=${d.testId}&limit=10&offset=0`)} \\`,
+      `curl -sS -w '\\n' ${sh(`${d.baseUrl}/v2/sessionResults?testId=${d.testId}&limit=10&offset=0`)} \\`,
       `  -H 'accept: application/json' -H "token: $TOKEN"`,
     ].join('\n'),
     formB: [
       tokenRequest(d.authorizationServerId, 'studies:read'),
-      `curl -sS ${sh(`${d.baseUrl}/api/v2/sessionResults?testId=${d.testId}&rowsPerPage=10&pageNumber=1`)} \\`,
+      `curl -sS -w '\\n' ${sh(`${d.baseUrl}/api/v2/sessionResults?testId=${d.testId}&rowsPerPage=10&pageNumber=1`)} \\`,
       `  -H 'Content-Type: application/json' -H "Authorization: Bearer $TOKEN"`,
     ].join('\n'),
   };
 }
 
-function demoText(d: DemoResult): string {
+/** Which earlier credential the fresh one replaces, in a sentence. */
+const replacedText = (d: DemoResult): string =>
+  d.revokedClientIds.length === 0
+    ? 'the first demo credential'
+    : `replacing ${d.revokedClientIds.join(', ')}, now revoked: ${d.revokedClientIds.length === 1 ? 'its secret no longer works' : 'their secrets no longer work'}`;
+
+function demoText(d: DemoResult, serverProblem: string | undefined): string {
   const { formA, formB } = demoCurlCommands(d);
   return [
     `Demo data is ready: workspace "${DEMO_WORKSPACE_NAME}" (${d.workspaceId}),`,
     `test "${DEMO_TEST_TITLE}" (${d.testId}) with ${DEMO_SESSION_COUNT} sessions (the API lists the ${DEMO_COMPLETED_COUNT} completed ones),`,
     `API user ${DEMO_EMAIL} (a member of the workspace).`,
     '',
-    `Client credentials of ${DEMO_EMAIL} (any earlier demo credential is now revoked):`,
+    `Client credentials of ${DEMO_EMAIL} (${replacedText(d)}):`,
     '',
     secretLines(d.clientId, d.clientSecret),
     '',
     SECRET_SHOWN_ONCE,
     '',
-    'With the server running (npm start, or results-api serve), paste into bash:',
+    serverProblem === undefined
+      ? `The server at ${d.baseUrl} answers. Paste into bash:`
+      : `Start the server first (npm start, or results-api serve, with the same PORT or PUBLIC_URL; or run demo --url <its address>), then paste into bash:`,
     '',
     `# Form B (current): the custom authorization server ${d.authorizationServerId}, a Bearer token, rowsPerPage/pageNumber paging`,
     formB,
@@ -196,10 +219,22 @@ function demoText(d: DemoResult): string {
 export function registerDemo(program: Command): void {
   program
     .command('demo')
-    .description('seed a demo workspace, test, sessions and API user; print fresh credentials and curl commands')
+    .description(
+      'seed a demo workspace, test, sessions and API user; print fresh credentials (revoking the earlier demo credential) and curl commands for the running server',
+    )
+    .option('--url <url>', "the running server's address, as it logged it (default: PUBLIC_URL, or http://localhost:<PORT>)")
     .option(JSON_FLAG, JSON_FLAG_HELP)
-    .action(async (options: OutputOptions) => {
-      const result = await withRuntime(seedDemo);
-      emit(options, result, () => demoText(result));
+    .action(async (options: OutputOptions & { url?: string }) => {
+      if (options.url !== undefined) parseServerUrl(options.url); // a mistake is refused before anything changes
+      const result = await withRuntime((rt, by) => seedDemo(rt, by, demoUrls(rt.config, options.url)));
+      const serverProblem = await checkDemoServer(result, result.authorizationServerId);
+      // Said on stderr as well, so that `demo --json > file` does not replace a credential silently.
+      if (options.json && result.revokedClientIds.length > 0) {
+        process.stderr.write(`note: revoked the earlier demo credential ${result.revokedClientIds.join(', ')} of ${DEMO_EMAIL}; only the one printed now works\n`);
+      }
+      if (serverProblem !== undefined) {
+        process.stderr.write(`warning: ${serverProblem}${options.json ? '' : '; the commands printed below need the server running there'}\n`);
+      }
+      emit(options, result, () => demoText(result, serverProblem));
     });
 }

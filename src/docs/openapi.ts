@@ -5,6 +5,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import type { AuthorizationServers } from '../oauth/authorization-servers.js';
 import type { Config } from '../config.js';
 import { EXTENSION_KEY } from './extension.js';
+import { documentRefusals } from './refusal-responses.js';
 import { securitySchemes } from './security-schemes.js';
 import { TAG_DESCRIPTIONS } from './tags.js';
 
@@ -62,6 +63,7 @@ function finishDocument(document: OpenAPIV3_1.Document, config: Config): OpenAPI
       for (const response of Object.values(responses ?? {})) liftRequiredHeaders(response as OpenAPIV3_1.ResponseObject);
     }
   }
+  documentRefusals(document);
   return document;
 }
 

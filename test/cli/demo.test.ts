@@ -1,6 +1,9 @@
 import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/net.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { cliSandbox, type CliSandbox } from './run-cli.js';
 
@@ -14,6 +17,7 @@ interface DemoJson {
   authUrl: string;
   baseUrl: string;
   authorizationServerId: string;
+  revokedClientIds: string[];
 }
 
 interface SessionsPage {
@@ -44,7 +48,8 @@ describe('results-api demo', () => {
 
   beforeAll(async () => {
     cli = cliSandbox();
-    demo = await cli.json<DemoJson>(['demo'], { PUBLIC_URL: 'https://results.example.com', AUTH_URL: 'https://auth.example.com' });
+    // Hosts under .test never resolve (RFC 2606): demo's check of the server stays on this machine.
+    demo = await cli.json<DemoJson>(['demo'], { PUBLIC_URL: 'https://results.example.test', AUTH_URL: 'https://auth.example.test' });
     t = await startTestApp({ env: { DATABASE_URL: cli.databaseUrl } });
   });
   afterAll(async () => {
@@ -58,9 +63,10 @@ describe('results-api demo', () => {
       clientSecret: expect.stringMatching(/^[\w-]{43}$/),
       testId: '9f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f',
       workspaceId: '5b3c2a1e-7d4f-4e8a-9c6b-1a2b3c4d5e6f',
-      authUrl: 'https://auth.example.com',
-      baseUrl: 'https://results.example.com',
+      authUrl: 'https://auth.example.test',
+      baseUrl: 'https://results.example.test',
       authorizationServerId: t.runtime.servers.custom.id,
+      revokedClientIds: [],
     });
   });
 
@@ -124,6 +130,10 @@ describe('results-api demo', () => {
       expect(await cli.json(['workspaces', 'list'])).toHaveLength(1);
     });
 
+    it('says which credential it replaced', () => {
+      expect(output).toContain(`Client credentials of demo@example.com (replacing ${demo.clientId}, now revoked: its secret no longer works):`);
+    });
+
     it('prints the credentials once, with the warning', () => {
       expect(output).toMatch(/^ {2}client_id: +0oa\w{17}$/m);
       expect(output).toMatch(/^ {2}client_secret: +[\w-]{43}$/m);
@@ -153,5 +163,109 @@ describe('results-api demo', () => {
           : { limit: 10, offset: 0, totalCount: 42, rowsPerPage: 10, pageNumber: 1, totalPages: 5 },
       );
     });
+  });
+});
+
+/** The bash commands printed under "# Form X". */
+function commandsIn(output: string, form: 'A' | 'B'): string {
+  const start = output.indexOf(`# Form ${form}`);
+  if (start < 0) throw new Error(`no "# Form ${form}" in the output:\n${output}`);
+  return output.slice(start).split('\n\n')[0]!.split('\n').slice(1).join('\n');
+}
+
+/**
+ * Runs a script as pasted into bash. HOME is a scratch directory: bash reads ~/.bashrc when its
+ * stdin is a socket (as Node's pipes are), and the user's must not speak in the test.
+ */
+const bash = (script: string) =>
+  run('bash', ['-c', script], { env: { PATH: process.env.PATH ?? '', HOME: tmpdir() } }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),
+  );
+
+describe('results-api demo, with the server on a non-default PORT', () => {
+  let cli: CliSandbox;
+  let server: ServerProcess;
+  let port: number;
+
+  beforeAll(async () => {
+    cli = cliSandbox();
+    port = await freePort();
+    // As a newcomer would: `PORT=… npm start` in one terminal, `PORT=… results-api demo` in another.
+    server = await startServerProcess({ ...cli.env, PORT: String(port), LOG_LEVEL: 'info' }); // it logs its address at info
+  });
+  afterAll(async () => {
+    await server?.stop();
+    cli.cleanup();
+  });
+
+  it('prints commands for that port which work, each answer ending with a newline', async () => {
+    const canRun = (await hasCommand('curl')) && (await hasCommand('bash'));
+    expect.soft(canRun, 'curl and bash are needed to run the printed commands').toBe(true);
+    if (!canRun) return;
+    const result = await cli.run(['demo'], { PORT: String(port) });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain(`The server at http://localhost:${port} answers.`);
+    const urls = result.stdout.match(/https?:\/\/[^\s'"]+/g) ?? [];
+    expect(urls.length).toBeGreaterThanOrEqual(4);
+    for (const url of urls) expect(url).toMatch(new RegExp(`^http://localhost:${port}(/|$)`));
+
+    // Both forms pasted one after the other: two JSON documents, one a line.
+    const { code, stdout, stderr } = await bash(`${commandsIn(result.stdout, 'B')}\n${commandsIn(result.stdout, 'A')}`);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout.endsWith('\n')).toBe(true);
+    const pages = stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as SessionsPage);
+    expect(pages.map((p) => p.sessions.length)).toEqual([10, 10]);
+  });
+
+  it('prints a token command that says why there is no token (a wrong secret), and stops there', async () => {
+    const canRun = (await hasCommand('curl')) && (await hasCommand('bash'));
+    if (!canRun) return;
+    const result = await cli.run(['demo'], { PORT: String(port) });
+    expect(result.code).toBe(0);
+    const wrongSecret = commandsIn(result.stdout, 'B').replace(/client_secret=[\w-]+/, 'client_secret=not-the-secret');
+    const { code, stdout, stderr } = await bash(wrongSecret);
+    expect(code).toBe(1);
+    expect(stdout).toBe(''); // the listing did not run with an empty token
+    expect(stderr).toMatch(/^error: no access token: invalid_client: Client authentication failed\./);
+    expect(stderr).not.toContain('undefined');
+  });
+
+  it('with --json, says which credential it revoked, in the JSON and on stderr', async () => {
+    const first = await cli.json<DemoJson>(['demo'], { PORT: String(port) });
+    const second = await cli.run(['demo', '--json'], { PORT: String(port) });
+    expect(second.code).toBe(0);
+    const json = JSON.parse(second.stdout) as DemoJson;
+    expect(json.revokedClientIds).toEqual([first.clientId]);
+    expect(json).toMatchObject({ authUrl: `http://localhost:${port}`, baseUrl: `http://localhost:${port}` });
+    expect(second.stderr).toBe(`note: revoked the earlier demo credential ${first.clientId} of demo@example.com; only the one printed now works\n`);
+  });
+
+  it('--url names the address the server logged', async () => {
+    const result = await cli.json<DemoJson>(['demo', '--url', `${server.url}/`]);
+    expect(result).toMatchObject({ authUrl: server.url, baseUrl: server.url });
+  });
+
+  it('warns when no server of this deployment answers there, and refuses a bad --url', async () => {
+    const elsewhere = await freePort();
+    const result = await cli.run(['demo'], { PORT: String(elsewhere) });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      `warning: no server answers at http://localhost:${elsewhere} (ECONNREFUSED); the commands printed below need the server running there\n`,
+    );
+    expect(result.stdout).toContain('Start the server first');
+
+    const other = cliSandbox();
+    try {
+      const foreign = await other.run(['demo', '--json'], { PORT: String(port) });
+      expect(foreign.code).toBe(0);
+      expect(foreign.stderr).toMatch(new RegExp(`^warning: the server at http://localhost:${port} belongs to another deployment`));
+    } finally {
+      other.cleanup();
+    }
+
+    const bad = await cli.run(['demo', '--url', 'localhost:8080']);
+    expect(bad).toMatchObject({ code: 2, stdout: '' });
+    expect(bad.stderr).toMatch(/^error: --url must be/);
   });
 });
