@@ -44,7 +44,9 @@ export class SessionRepository {
    */
   async importSessionStream(testId: string, batches: SessionBatches, by: Actor): Promise<ImportResult> {
     if (!(await this.db.one('SELECT 1 AS found FROM tests WHERE id = @testId', { testId }))) throw conflict.noTest(testId);
-    return this.bulkWriter(testId, batches, (writeAll) =>
+    // Every session read, by status: when all of them turn out new, the stored counts just grow by these.
+    const read = new Map<string, number>();
+    return this.bulkWriter(testId, countStatuses(batches, read), (writeAll) =>
       this.db.write({ topic: 'sessions', testId }, async (tx) => {
         // Locking the test serializes imports into it, which keeps session_count exact.
         if (!(await tx.one('SELECT 1 AS found FROM tests WHERE id = @testId FOR UPDATE', { testId }))) throw conflict.noTest(testId);
@@ -52,7 +54,8 @@ export class SessionRepository {
         if (result.inserted > 0) {
           await tx.run('UPDATE tests SET session_count = session_count + @inserted WHERE id = @testId', { testId, inserted: result.inserted });
         }
-        if (result.inserted > 0 || result.updated > 0) await recountStatuses(tx, testId);
+        if (result.updated === 0 && result.unchanged === 0) await addStatusCounts(tx, testId, read);
+        else if (result.inserted > 0 || result.updated > 0) await recountStatuses(tx, testId);
         await audit(tx, this.clock, by, 'sessions.import', testId, { ...result });
         return result;
       }),
@@ -104,8 +107,9 @@ export class SessionRepository {
   /**
    * One keyset page of the COMPLETE sessions of a test in page order (newest first): the
    * `limit` sessions just past `from` (`after`, older) or just before it (`before`, newer,
-   * still returned newest first). A seek on the sessions_by_status index: the cost is the
-   * same at any depth, and sessions imported meanwhile never shift a page.
+   * still returned newest first). A seek in one status's range (SQLite's primary key,
+   * PostgreSQL's sessions_by_status index): the cost is the same at any depth, and sessions
+   * imported meanwhile never shift a page.
    */
   async listCompletedSessions(testId: string, limit: number, from?: { key: SessionKey; direction: 'after' | 'before' }): Promise<Session[]> {
     const params = { testId, status: COMPLETED_STATUS, limit, startTime: from?.key.startTime ?? 0, sessionId: from?.key.sessionId ?? '' };
@@ -162,10 +166,28 @@ function sessionWhere(testId: string, filter: SessionFilter): { where: string; p
   return { where: conditions.join(' AND '), params };
 }
 
+async function* countStatuses(batches: SessionBatches, counts: Map<string, number>): AsyncGenerator<readonly SessionInput[]> {
+  for await (const batch of batches) {
+    for (const s of batch) counts.set(s.status, (counts.get(s.status) ?? 0) + 1);
+    yield batch;
+  }
+}
+
+/** Adds sessions just inserted to the test's per-status counts (none of them replaced a session). */
+async function addStatusCounts(tx: Transaction, testId: string, inserted: ReadonlyMap<string, number>): Promise<void> {
+  for (const [status, count] of inserted) {
+    await tx.run(
+      `INSERT INTO session_counts (test_id, status, session_count) VALUES (@testId, @status, @count)
+       ON CONFLICT (test_id, status) DO UPDATE SET session_count = session_counts.session_count + excluded.session_count`,
+      { testId, status, count },
+    );
+  }
+}
+
 /**
- * Rewrites the test's per-status counts from its sessions, inside the import's transaction
- * (one index range count: a status can change on update, which a running total would have to
- * track row by row in each dialect's bulk writer).
+ * Rewrites the test's per-status counts from its sessions, inside the import's transaction,
+ * after an import that replaced sessions: a replaced session may have changed status, which a
+ * running total would have to track row by row in each dialect's bulk writer. One range count.
  */
 async function recountStatuses(tx: Transaction, testId: string): Promise<void> {
   await tx.run('DELETE FROM session_counts WHERE test_id = @testId', { testId });

@@ -767,6 +767,10 @@ export function describeStoreContract(name: string, makeStore: (clock: ManualClo
           expect(await store.sessions.listSessions(testId, 0, 10_000, { status: 'COMPLETE' })).toHaveLength(1516);
           expect((await store.directory.getTest(testId))?.sessionCount).toBe(3031);
           expect(await store.sessions.countSessionsByStatus(other.testId)).toEqual({ COMPLETE: 1 });
+
+          // A new session listed twice with different statuses: only its last copy counts.
+          await store.sessions.importSessions(testId, [session(5000, T0), session(5000, T0, { status: 'ABANDONED' })], admin);
+          expect(await store.sessions.countSessionsByStatus(testId)).toEqual({ ABANDONED: 1506, COMPLETE: 1516, IN_PROGRESS: 4, SCREENED_OUT: 6 });
         });
       });
     });

@@ -49,9 +49,14 @@ export class SqliteSessionImport {
   private readonly values: unknown[] = new Array<unknown>(STAGE_ROWS * 5);
   private staged = 0;
   private previousStart = -Infinity;
-  /** Whether the stream so far is in startTime order (the table's), or its reverse (an export's order). */
+  /**
+   * Whether the stream so far is in startTime order, or its reverse (an export's order): either
+   * way each status's rows go into the table (ordered by status, then startTime) as appends.
+   */
   private ascending = true;
   private descending = true;
+  /** The statuses staged, to copy them in the table's order (another order would only be slower). */
+  private readonly statuses = new Set<string>();
 
   constructor(
     private readonly db: Database.Database,
@@ -106,6 +111,7 @@ export class SqliteSessionImport {
 
   /** Ties on startTime may come in any order: they land side by side in the table all the same. */
   private track(s: SessionInput): void {
+    this.statuses.add(s.status);
     const previous = this.previousStart;
     if (s.startTime < previous) this.ascending = false;
     if (s.startTime > previous && previous !== -Infinity) this.descending = false;
@@ -159,15 +165,20 @@ export class SqliteSessionImport {
 
     const toWrite = inserted + updated;
     if (toWrite > 0) {
-      const order = this.ascending ? 'position' : this.descending ? 'position DESC' : 'start_time, session_id';
-      // Prepared only when run: a statement prepared before the DROP INDEX would be recompiled anyway.
-      const copy = () =>
-        db
-          .prepare(
-            `INSERT INTO sessions (test_id, start_time, session_id, audience_id, status, finish_time)
-             SELECT ?, start_time, session_id, audience_id, status, finish_time FROM ${table} ORDER BY ${order}`,
-          )
-          .run(testId);
+      const insert = `INSERT INTO sessions (test_id, status, start_time, session_id, audience_id, finish_time)
+                      SELECT @testId, status, start_time, session_id, audience_id, finish_time FROM ${table}`;
+      // In the table's order (status, then startTime), so each status's rows are appended in turn
+      // (interleaved, they would split pages half full): a pass per status over a stream already
+      // in startTime order, or one sort otherwise. Prepared only when run: a statement prepared
+      // before the DROP INDEX would be recompiled anyway.
+      const copy = () => {
+        if (!this.ascending && !this.descending) {
+          db.prepare(`${insert} ORDER BY status, start_time, session_id`).run({ testId });
+          return;
+        }
+        const statement = db.prepare(`${insert} WHERE status = @status ORDER BY position${this.ascending ? '' : ' DESC'}`);
+        for (const status of [...this.statuses].sort()) statement.run({ testId, status });
+      };
       if (this.rebuildPays(toWrite)) {
         // Appending and sorting gain nothing from a big page cache: a small one keeps memory down.
         // The rebuild's sort may use the other cores (SQLite's multi-threaded sorter).

@@ -15,8 +15,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describeStoreContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 
-describe('SQLite migration 2', () => {
-  it('counts the sessions a version-1 database already holds, per test and status', async () => {
+describe('SQLite migrations 2 and 9', () => {
+  it('count the sessions a version-1 database already holds, per test and status, and keep them all', async () => {
     const path = join(dir, 'version-1.db');
     const raw = new Database(path);
     raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
@@ -33,6 +33,15 @@ describe('SQLite migration 2', () => {
       expect(await store.sessions.countSessionsByStatus('t1')).toEqual({ ABANDONED: 1, COMPLETE: 2 });
       expect(await store.sessions.countSessionsByStatus('t2')).toEqual({ IN_PROGRESS: 1 });
       expect((await store.sessions.listSessions('t1', 0, 10, { status: 'COMPLETE' })).map((s) => s.sessionId)).toEqual(['s3', 's1']);
+      // Migration 9 rebuilt the table clustered by status: every row kept, found by id, no second copy.
+      expect(await store.sessions.findSession('s4')).toEqual({ testId: 't2', sessionId: 's4', audienceId: null, status: 'IN_PROGRESS', startTime: 1, finishTime: null });
+      const check = new Database(path, { readonly: true });
+      try {
+        const indexes = check.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'sessions' AND sql IS NOT NULL").pluck().all();
+        expect(indexes).toEqual(['sessions_by_id']);
+      } finally {
+        check.close();
+      }
     } finally {
       await store.database.close();
     }
@@ -40,7 +49,7 @@ describe('SQLite migration 2', () => {
 });
 
 describe('SQLite: pages of one status', () => {
-  it('read one range of the status index, at any depth, whatever lies between (no scan, no sort)', async () => {
+  it('read one range of the primary key (clustered by status), at any depth, whatever lies between (no scan, no sort)', async () => {
     const path = join(dir, 'plans.db');
     const store = await openSqliteStore(path, new ManualClock());
     const raw = new Database(path, { readonly: true });
@@ -69,7 +78,7 @@ describe('SQLite: pages of one status', () => {
       for (const { sql, params } of seen) {
         const plan = (raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((r) => r.detail);
         const reads = plan.filter((d) => / sessions /.test(` ${d} `));
-        expect(reads, plan.join('\n')).toEqual([expect.stringMatching(/^SEARCH sessions USING COVERING INDEX sessions_by_status \(test_id=\? AND status=\?/)]);
+        expect(reads, plan.join('\n')).toEqual([expect.stringMatching(/^SEARCH sessions USING PRIMARY KEY \(test_id=\? AND status=\?/)]);
       }
     } finally {
       raw.close();
