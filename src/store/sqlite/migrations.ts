@@ -129,4 +129,20 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
        WHERE upper(product_type) IN ('SURVEY', 'LIVE_CONVERSATION', 'NON_THINK_OUT_LOUD', 'THINK_OUT_LOUD');
     `,
   },
+  {
+    // Session transcripts (WebVTT), one per session, imported whole; sha256 lets a re-import
+    // of the same text be recognized without reading the text back. No foreign key to
+    // sessions: the session import replaces a changed session's row (delete, insert) and may
+    // rebuild sessions_by_id. Sessions are never deleted, and the transcript import checks
+    // that its session exists in the test.
+    version: 5,
+    sql: `
+      CREATE TABLE transcripts (
+        session_id TEXT PRIMARY KEY,
+        vtt TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        imported_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
