@@ -82,7 +82,7 @@ beforeAll(async () => {
   burnerToken = await mintToken(t, await seedClient(t.runtime), 'B');
   lonerToken = await mintToken(t, await seedClient(t.runtime), 'B');
   for (const [operation, member] of Object.entries(members)) legacyTokens[operation as keyof typeof members] = await mintToken(t, member, 'B');
-  [transcribed, untranscribed] = completedOnly(stored);
+  [transcribed, untranscribed] = completedOnly(stored) as [SessionInput, SessionInput];
   await t.runtime.store.transcripts.importTranscripts(testId, [{ sessionId: transcribed!.sessionId, vtt: TRANSCRIPT }], storeActor);
   await t.runtime.store.transcripts.importTranscripts(foreignTestId, [{ sessionId: foreign.sessions[0]!.sessionId, vtt: TRANSCRIPT }], storeActor);
 });
