@@ -5,6 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ResultsApiError } from '../../src/client/index.js';
+import { clientFor } from '../client/helpers.js';
 import { makeSessions, seed, seedClient, storeActor, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { authHeaders, mintToken } from '../helpers/tokens.js';
@@ -114,5 +116,26 @@ describe('GET /api/v2/sessionResults/{sessionId}/transcript', () => {
     const limited = await transcript(spoken, authHeaders(burnerToken));
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('the tutorial pipeline through the SDK: list the completed sessions, then fetch each transcript', () => {
+  it.each(['A', 'B'] as const)('form %s: every completed session with a transcript, and a 404 for the others', async (form) => {
+    const pipeline = await seed(t.runtime, { sessions: makeSessions(12, { statuses: ['COMPLETE', 'COMPLETE', 'ABANDONED'] }) });
+    const spokenIds = pipeline.sessions.filter((_, i) => i % 3 !== 1).map((x) => x.sessionId);
+    await t.runtime.store.transcripts.importTranscripts(pipeline.testId, spokenIds.map((id) => ({ sessionId: id, vtt: vtt(id) })), storeActor);
+    const client = clientFor(t, pipeline, form);
+    const fetched = new Map<string, string | null>();
+    for await (const session of client.sessionResults(pipeline.testId)) {
+      const text = await client.transcript(session.sessionId).catch((err: unknown) => {
+        if (err instanceof ResultsApiError && err.status === 404) return null;
+        throw err;
+      });
+      fetched.set(session.sessionId, text);
+    }
+    const completed = pipeline.sessions.filter((x) => x.status === 'COMPLETE');
+    expect([...fetched.keys()]).toEqual(completed.map((x) => x.sessionId));
+    for (const { sessionId } of completed) expect(fetched.get(sessionId)).toBe(spokenIds.includes(sessionId) ? vtt(sessionId) : null);
+    expect([...fetched.values()].filter((v) => v === null).length).toBeGreaterThan(0);
   });
 });
