@@ -2,6 +2,7 @@ import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { ResultsApiError, type ResultsClient } from '../client/index.js';
+import { isUuid } from '../store/uuid.js';
 import { addCredentialOptions, openResultsClient, type CredentialFlags } from './api-credentials.js';
 import { uuidArgument } from './arguments.js';
 import { CliError, emit, JSON_FLAG, usageError, type OutputOptions } from './output.js';
@@ -73,6 +74,8 @@ export async function exportTranscripts(
   let failure: unknown;
 
   const fetchOne = async (sessionId: string) => {
+    // The id names a file: one that is not a UUID (a broken or hostile server) could point outside `out`.
+    if (!isUuid(sessionId)) throw new CliError(`the API listed a session id that is not a UUID (${JSON.stringify(sessionId).slice(0, 80)}); nothing more is written`);
     let vtt: string;
     try {
       vtt = await client.transcript(sessionId, call);

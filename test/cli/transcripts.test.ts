@@ -209,6 +209,20 @@ describe('results-api transcripts export', () => {
     const written = filesIn(broken);
     expect(Object.keys(written).length).toBeLessThan(expected.size);
     for (const [name, text] of Object.entries(written)) expect(text).toBe(expected.get(name.slice(0, 36)));
-    expect(existsSync(join(broken, '.partial'))).toBe(false);
+    expect(readdirSync(broken).filter((name) => name.endsWith('.partial'))).toEqual([]);
+  });
+
+  it('never writes outside the folder: a listed session id that is not a UUID stops the export', async () => {
+    const out = join(dir, 'hostile');
+    mkdirSync(out);
+    const hostile = {
+      async *sessionResults() {
+        yield { sessionId: '../../escaped', audienceId: null, status: 'COMPLETE', startTime: '2024-01-01T00:00:00.000Z', finishTime: null };
+      },
+      transcript: async () => vtt('should never be written'),
+    };
+    await expect(exportTranscripts(hostile, s.testId, { out, progress: undefined })).rejects.toThrow(/session id that is not a UUID/);
+    expect(readdirSync(out)).toEqual([]);
+    expect(existsSync(join(out, '../../escaped.vtt'))).toBe(false);
   });
 });
