@@ -22,6 +22,7 @@ import { registerAuthorizationServers } from './oauth/routes.js';
 import type { KeyRing } from './oauth/signing-keys.js';
 import { registerLegacyRoutes } from './legacy/routes.js';
 import { registerResultsRoutes } from './results/routes.js';
+import { registerTranscriptRoutes } from './transcripts/routes.js';
 import type { SessionPageReader } from './results/session-pages.js';
 import type { Store } from './store/store.js';
 import type { ApiProblem, OAuthError } from './errors.js';
@@ -101,6 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerApiGuard(api, { ...deps, rateLimit: deps.config.rateLimit });
     registerResultsRoutes(api, deps);
     registerLegacyRoutes(api, deps);
+    registerTranscriptRoutes(api, { reads: deps.reads, transcripts: deps.store.transcripts });
   });
 
   return app;

@@ -4,6 +4,7 @@ import { generateClientId, generateClientSecret } from '../oauth/client-secrets.
 import type { Runtime } from '../runtime.js';
 import { emailKey } from '../store/email.js';
 import type { Actor, SessionInput, TestPlan } from '../store/store.js';
+import { demoTranscripts } from '../transcripts/demo-transcripts.js';
 import { withRuntime } from './context.js';
 import { SECRET_SHOWN_ONCE, secretLines } from './credentials.js';
 import { checkDemoServer, demoUrls, parseServerUrl, type DemoUrls } from './demo-server.js';
@@ -122,6 +123,7 @@ async function seedDemo(rt: Runtime, by: Actor, urls: DemoUrls): Promise<DemoRes
       by,
     ));
   await store.sessions.importSessions(test.id, demoSessions(), by);
+  await store.transcripts.importTranscripts(test.id, demoTranscripts(DEMO_TEST_PLAN, demoSessions()), by);
 
   // The secret of an earlier run is not stored anywhere, so the only way to print one that
   // works is to replace the credential.

@@ -136,4 +136,16 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
        WHERE upper(product_type) IN ('SURVEY', 'LIVE_CONVERSATION', 'NON_THINK_OUT_LOUD', 'THINK_OUT_LOUD');
     `,
   },
+  {
+    // Session transcripts; see sqlite/migrations.ts version 5.
+    version: 5,
+    sql: `
+      CREATE TABLE transcripts (
+        session_id TEXT COLLATE "C" PRIMARY KEY,
+        vtt TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        imported_at BIGINT NOT NULL
+      );
+    `,
+  },
 ];

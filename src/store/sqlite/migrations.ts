@@ -130,6 +130,22 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
     `,
   },
   {
+    // Session transcripts (WebVTT), one per session, imported whole; sha256 lets a re-import
+    // of the same text be recognized without reading the text back. No foreign key to
+    // sessions: the session import replaces a changed session's row (delete, insert) and may
+    // rebuild sessions_by_id. Sessions are never deleted, and the transcript import checks
+    // that its session exists in the test.
+    version: 5,
+    sql: `
+      CREATE TABLE transcripts (
+        session_id TEXT PRIMARY KEY,
+        vtt TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        imported_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
+  {
     // Sessions clustered by status: the table's own order is now the order of a page of one
     // status (the only listing the API serves), so version 2's covering index goes, and with it
     // a second copy of every row that each import had to sort or insert (about a sixth of a
