@@ -7,7 +7,7 @@ import { completedOnly, makeSessions, seed, type Seeded } from '../helpers/seed.
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/export-sessions.mjs', import.meta.url));
-const BUILT_SDK = fileURLToPath(new URL('../../dist/client/index.js', import.meta.url));
+const BUILT_SDK = fileURLToPath(new URL('../../dist/client.js', import.meta.url));
 
 describe('examples/export-sessions.mjs runs against a live server', () => {
   let t: TestApp;
