@@ -9,7 +9,8 @@ import { completedOnly, makeSessions, seed, type Seeded } from '../helpers/seed.
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const run = promisify(execFile);
-const CLIENT_PACKAGE = fileURLToPath(new URL('../../packages/client/', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CLIENT_PACKAGE = join(ROOT, 'packages/client');
 const TSC = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
 
 /** npm as `npm test` runs it (the same CLI under the same Node), else the one on PATH. */
@@ -38,6 +39,7 @@ async function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise
 interface PackResult {
   filename: string;
   files: { path: string }[];
+  bundled: string[];
 }
 
 /** The program an API user writes after `npm install @results-api/client`, nothing else. */
@@ -139,5 +141,12 @@ describe('the @results-api/client package: packed alone, installed into an empty
       }),
     );
     await expect(run(process.execPath, [TSC, '-p', app], { cwd: app })).resolves.toMatchObject({ stdout: '' });
+  });
+
+  it("the server's tarball carries the SDK it imports, so installing it needs no registry copy of @results-api/client", async () => {
+    const [server] = JSON.parse(await npm(['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT, userEnv(join(work, 'npm-cache')))) as [PackResult];
+    expect(server.bundled).toEqual(['@results-api/client']);
+    const paths = server.files.map((file) => file.path);
+    expect(paths).toEqual(expect.arrayContaining(['dist/client.js', 'dist/cli/main.js', 'node_modules/@results-api/client/dist/index.js', 'node_modules/@results-api/client/package.json']));
   });
 });
