@@ -108,6 +108,13 @@ describe('the @results-api/client package: packed alone, installed into an empty
     expect(strays).toEqual([]);
   });
 
+  it('carries the version of the server it is released with, which depends on exactly that version', () => {
+    const read = (path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as { version: string; dependencies: Record<string, string> };
+    const server = read('package.json');
+    expect(read('packages/client/package.json').version).toBe(server.version);
+    expect(server.dependencies['@results-api/client']).toBe(server.version);
+  });
+
   it('has no dependencies of any kind, and the install added nothing else', () => {
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules/@results-api/client/package.json'), 'utf8')) as Record<string, unknown>;
     for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies', 'bundleDependencies', 'bundledDependencies']) {
