@@ -143,7 +143,7 @@ describe('the @results-api/client package: packed alone, installed into an empty
     writeFileSync(
       join(app, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [], strict: true, noEmit: true, skipLibCheck: false },
+        compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', lib: ['es2023', 'dom'], types: [], strict: true, noEmit: true, skipLibCheck: false },
         files: ['typed.ts'],
       }),
     );
