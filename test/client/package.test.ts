@@ -150,6 +150,13 @@ describe('the @results-api/client package: packed alone, installed into an empty
     await expect(run(process.execPath, [TSC, '-p', app], { cwd: app })).resolves.toMatchObject({ stdout: '' });
   });
 
+  it('results-api/client, the earlier import path, is the same module as @results-api/client', async () => {
+    const program = `const earlier = await import('results-api/client'); const sdk = await import('@results-api/client');
+      console.log(JSON.stringify({ names: Object.keys(earlier).sort(), same: Object.keys(sdk).every((name) => earlier[name] === sdk[name]) }));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', program], { cwd: ROOT });
+    expect(JSON.parse(stdout)).toEqual({ names: expect.arrayContaining(['ResultsApiError', 'ResultsClient', 'ResultsNetworkError']), same: true });
+  });
+
   it("the server's tarball carries the SDK it imports, so installing it needs no registry copy of @results-api/client", async () => {
     const [server] = JSON.parse(await npm(['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT, userEnv(join(work, 'npm-cache')))) as [PackResult];
     expect(server.bundled).toEqual(['@results-api/client']);
