@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'test-artifacts/', 'bench/results/'] },
+  { ignores: ['dist/', 'packages/*/dist/', 'node_modules/', 'coverage/', 'test-artifacts/', 'bench/results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,10 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Tests exercise the SDK's sources, never a stale build of packages/client (processes spawned
+  // from dist/ use the built package; the package test checks the packed tarball itself).
+  resolve: { alias: { '@results-api/client': fileURLToPath(new URL('./packages/client/src/index.ts', import.meta.url)) } },
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { ResultsClient, type ApiForm, type ResultsClientOptions } from '../client/index.js';
+import { ResultsClient, type ApiForm, type ResultsClientOptions } from '@results-api/client';
 import { CliError, usageError } from './output.js';
 
 /**

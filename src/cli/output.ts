@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import { ResultsApiError, ResultsNetworkError } from '../client/errors.js';
+import { ResultsApiError, ResultsNetworkError } from '@results-api/client';
 import { ConfigError } from '../config.js';
 import { isDatabaseUnavailable } from '../ops/database-unavailable.js';
 import { StoreConflictError } from '../store/conflicts.js';

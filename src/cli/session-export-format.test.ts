@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionResult } from '../client/index.js';
+import type { SessionResult } from '@results-api/client';
 import { parseSessionFile, readCsv } from '../imports/parse-session-file.js';
 import { csvField, csvRecord, sessionEncoder } from './session-export-format.js';
 

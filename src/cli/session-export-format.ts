@@ -1,4 +1,4 @@
-import type { SessionResult } from '../client/index.js';
+import type { SessionResult } from '@results-api/client';
 
 /**
  * How `sessions export` writes sessions: NDJSON (one JSON object a line) or CSV per RFC 4180

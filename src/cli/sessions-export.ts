@@ -2,7 +2,7 @@ import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { Option, type Command } from 'commander';
-import type { ResultsClient } from '../client/index.js';
+import type { ResultsClient } from '@results-api/client';
 import { sessionFileFormat } from '../imports/parse-session-file.js';
 import { addCredentialOptions, openResultsClient, type CredentialFlags } from './api-credentials.js';
 import { uuidArgument } from './arguments.js';

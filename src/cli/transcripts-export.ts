@@ -1,7 +1,7 @@
 import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { ResultsApiError, type ResultsClient } from '../client/index.js';
+import { ResultsApiError, type ResultsClient } from '@results-api/client';
 import { isUuid } from '../store/uuid.js';
 import { addCredentialOptions, openResultsClient, type CredentialFlags } from './api-credentials.js';
 import { uuidArgument } from './arguments.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResultsApiError } from '../../src/client/index.js';
+import { ResultsApiError } from '@results-api/client';
 import { exportSessions } from '../../src/cli/sessions-export.js';
 import { makeSessions, rendered, seed, storeActor, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';

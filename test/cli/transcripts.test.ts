@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportTranscripts } from '../../src/cli/transcripts-export.js';
-import { ResultsApiError } from '../../src/client/index.js';
+import { ResultsApiError } from '@results-api/client';
 import { clientFor } from '../client/helpers.js';
 import { makeSessions, seed, storeActor, type Seeded } from '../helpers/seed.js';
 import { openStoreAt } from '../helpers/stores.js';

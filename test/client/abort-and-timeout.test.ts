@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ResultsClient } from '../../src/client/index.js';
+import { ResultsClient } from '@results-api/client';
 import { seed, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { clientFor, hang, recordingFetch, reply, startStub } from './helpers.js';

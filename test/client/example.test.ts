@@ -11,7 +11,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const example = (name: string) => fileURLToPath(new URL(`../../examples/${name}`, import.meta.url));
 const EXAMPLES = ['export-sessions.mjs', 'sessions-by-audience.mjs'];
-const BUILT_SDK = fileURLToPath(new URL('../../dist/client/index.js', import.meta.url));
+const BUILT_SDK = fileURLToPath(new URL('../../dist/client.js', import.meta.url));
 
 interface Run {
   code: number;

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ResultsClient, type ApiForm, type FetchFunction, type ResultsClientOptions } from '../../src/client/index.js';
+import { ResultsClient, type ApiForm, type FetchFunction, type ResultsClientOptions } from '@results-api/client';
 import type { SeededClient } from '../helpers/seed.js';
 import type { TestApp } from '../helpers/test-app.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResultsApiError, ResultsClient } from '../../src/client/index.js';
+import { ResultsApiError, ResultsClient } from '@results-api/client';
 import { rendered, seed, seedTest, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { clientFor, recordingFetch } from './helpers.js';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ResultsApiError, ResultsClient, ResultsNetworkError } from '../../src/client/index.js';
+import { ResultsApiError, ResultsClient, ResultsNetworkError } from '@results-api/client';
 import { ManualClock } from '../../src/clock.js';
 import { seed, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PageProgress, SessionResult } from '../../src/client/index.js';
+import type { PageProgress, SessionResult } from '@results-api/client';
 import type { SessionInput } from '../../src/store/store.js';
 import { makeSessions, rendered, seed, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';

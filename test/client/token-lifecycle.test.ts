@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResultsApiError } from '../../src/client/index.js';
+import { ResultsApiError } from '@results-api/client';
 import { ManualClock } from '../../src/clock.js';
 import { seed, storeActor, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResultsApiError, type FetchFunction } from '../../src/client/index.js';
+import { ResultsApiError, type FetchFunction } from '@results-api/client';
 import { makeSessions, seed, storeActor, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { clientFor, recordingFetch } from './helpers.js';

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResultsApiError } from '../../src/client/index.js';
+import { ResultsApiError } from '@results-api/client';
 import { clientFor } from '../client/helpers.js';
 import { makeSessions, seed, seedClient, storeActor, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';

@@ -1,4 +1,4 @@
-"""Python client of the Results API: the same behaviour as the TypeScript SDK (results-api/client).
+"""Python client of the Results API: the same behaviour as the TypeScript SDK (@results-api/client).
 
 Token cache and refresh, one re-mint on 401, retries of 429 (as long as the server asks) and of
 lost responses and 5xx (with backoff), a page iterator, typed errors, and ``to_dataframe()``

@@ -1,4 +1,4 @@
-"""The Results API client (as src/client/results-client.ts)."""
+"""The Results API client (as packages/client/src/results-client.ts)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What a failed call raises, mirroring the TypeScript SDK (src/client/errors.ts).
+"""What a failed call raises, mirroring the TypeScript SDK (packages/client/src/errors.ts).
 
 A response with an error status is a :class:`ResultsApiError`; a request that got no response
 at all is a :class:`ResultsNetworkError`; a call that outlived its time limit is a

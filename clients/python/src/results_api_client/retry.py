@@ -1,4 +1,4 @@
-"""When to try a request again, and how long to wait first (as src/client/retry.ts).
+"""When to try a request again, and how long to wait first (as packages/client/src/retry.ts).
 
 - 429: wait as long as the server asked (``Retry-After``, RFC 9110 §10.2.3, in seconds or as
   an HTTP date; otherwise ``x-ratelimit-reset``), whatever the method: the server refused the

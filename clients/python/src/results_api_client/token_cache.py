@@ -1,4 +1,4 @@
-"""One cached access token, shared by every thread of a client (as src/client/token-cache.ts)."""
+"""One cached access token, shared by every thread of a client (as packages/client/src/token-cache.ts)."""
 
 from __future__ import annotations
 

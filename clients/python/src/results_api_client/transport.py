@@ -1,5 +1,5 @@
 """Sends requests with the retry policy and turns failures into the client's errors
-(as src/client/transport.ts)."""
+(as packages/client/src/transport.ts)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 /**
- * `results-api/client`: the SDK for API users. No runtime dependencies; it runs wherever the
- * global `fetch` does (Node 20+, browsers, Deno, Bun).
+ * `@results-api/client`: the SDK for API users. No runtime dependencies and no Node modules; it
+ * runs wherever the global `fetch` does (Node 20+, browsers, Deno, Bun).
  *
  * @packageDocumentation
  */
