@@ -5,6 +5,8 @@ export const TAG = {
   /** The real contract's tag for the session list, so generators group it alike. */
   results: 'General Session Data',
   legacy: 'Legacy (v1)',
+  /** The real contract's tag for session videos, clips and highlight reels. */
+  videoData: 'Video Data',
   customServer: 'Authorization server (form B)',
   defaultServer: 'Authorization server default (form A)',
   operations: 'Operations',
@@ -12,6 +14,7 @@ export const TAG = {
 
 export const TAG_DESCRIPTIONS: { name: string; description: string }[] = [
   { name: TAG.results, description: 'Results (v2): the completed sessions of a test, page by page.' },
+  { name: TAG.videoData, description: 'Session videos: expiring download links, and the signed links themselves (Range supported).' },
   {
     name: TAG.legacy,
     description:
