@@ -13,6 +13,7 @@ import { registerSessions } from './sessions.js';
 import { registerTests } from './tests.js';
 import { registerTokenCommand } from './token.js';
 import { registerUsers } from './users.js';
+import { registerVideos } from './videos.js';
 import { registerWorkspaces } from './workspaces.js';
 
 /**
@@ -29,6 +30,7 @@ const nouns: ReadonlyArray<(program: Command) => void> = [
   registerMembers,
   registerTests,
   registerSessions,
+  registerVideos,
   registerTokenCommand,
   registerKeys,
   registerAudit,
