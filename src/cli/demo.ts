@@ -5,6 +5,7 @@ import type { Runtime } from '../runtime.js';
 import { emailKey } from '../store/email.js';
 import type { Actor, SessionInput, TestPlan } from '../store/store.js';
 import { demoTranscripts } from '../transcripts/demo-transcripts.js';
+import { seedDemoVideo } from '../media/demo-video.js';
 import { withRuntime } from './context.js';
 import { SECRET_SHOWN_ONCE, secretLines } from './credentials.js';
 import { checkDemoServer, demoUrls, parseServerUrl, type DemoUrls } from './demo-server.js';
@@ -98,6 +99,9 @@ export function demoSessions(): SessionInput[] {
   });
 }
 
+/** The demo session that has a video: the first one (completed, the oldest). */
+export const demoVideoSessionId = (): string => demoSessions()[0]!.sessionId;
+
 /** Seeds (or tops up) the demo data and issues the demo user a fresh credential. */
 async function seedDemo(rt: Runtime, by: Actor, urls: DemoUrls): Promise<DemoResult> {
   const { store } = rt;
@@ -124,6 +128,7 @@ async function seedDemo(rt: Runtime, by: Actor, urls: DemoUrls): Promise<DemoRes
     ));
   await store.sessions.importSessions(test.id, demoSessions(), by);
   await store.transcripts.importTranscripts(test.id, demoTranscripts(DEMO_TEST_PLAN, demoSessions()), by);
+  if (!(await seedDemoVideo(rt, demoVideoSessionId(), by))) process.stderr.write('warning: ffmpeg is not installed, so the demo session has no video (apt-get install ffmpeg)\n');
 
   // The secret of an earlier run is not stored anywhere, so the only way to print one that
   // works is to replace the credential.

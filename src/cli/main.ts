@@ -14,6 +14,7 @@ import { registerTests } from './tests.js';
 import { registerTokenCommand } from './token.js';
 import { registerTranscripts } from './transcripts.js';
 import { registerUsers } from './users.js';
+import { registerVideos } from './videos.js';
 import { registerWorkspaces } from './workspaces.js';
 
 /**
@@ -31,6 +32,7 @@ const nouns: ReadonlyArray<(program: Command) => void> = [
   registerTests,
   registerSessions,
   registerTranscripts,
+  registerVideos,
   registerTokenCommand,
   registerKeys,
   registerAudit,

@@ -4,8 +4,8 @@ import type { AuthorizationServer } from '../oauth/authorization-servers.js';
 export const TAG = {
   /** The real contract's tag for the session list, so generators group it alike. */
   results: 'General Session Data',
-  /** The real contract's tag for a session's transcript (and, there, its videos and clips). */
-  video: 'Video Data',
+  /** The real contract's tag for a session's transcript, videos, clips and highlight reels. */
+  videoData: 'Video Data',
   legacy: 'Legacy (v1)',
   customServer: 'Authorization server (form B)',
   defaultServer: 'Authorization server default (form A)',
@@ -14,7 +14,11 @@ export const TAG = {
 
 export const TAG_DESCRIPTIONS: { name: string; description: string }[] = [
   { name: TAG.results, description: 'Results (v2): the completed sessions of a test, page by page.' },
-  { name: TAG.video, description: "Results (v2): a session's transcript, as WebVTT." },
+  {
+    name: TAG.videoData,
+    description:
+      "Results (v2): a session's transcript (WebVTT) and video: expiring download links, and the signed links themselves (Range supported).",
+  },
   {
     name: TAG.legacy,
     description:

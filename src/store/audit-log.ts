@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   'transcripts.import',
   'key.add',
   'token.revoke',
+  'video.import',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -14,6 +14,7 @@ import { SqliteDatabase } from './sqlite/sqlite-database.js';
 import { sqliteSessionWriter } from './sqlite/session-import.js';
 import { TokenRevocationRepository } from './token-revocations.js';
 import { TranscriptRepository } from './transcripts.js';
+import { VideoRepository } from './videos.js';
 
 /** Every repository over one database. Code that needs a part names that part. */
 export interface Store {
@@ -26,6 +27,7 @@ export interface Store {
   readonly audit: AuditLog;
   readonly settings: SettingsRepository;
   readonly transcripts: TranscriptRepository;
+  readonly videos: VideoRepository;
 }
 
 export interface OpenStoreOptions {
@@ -65,6 +67,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions):
     audit: new AuditLog(database, clock),
     settings: new SettingsRepository(database),
     transcripts: new TranscriptRepository(database, clock),
+    videos: new VideoRepository(database, clock),
   };
 }
 

@@ -46,7 +46,7 @@ export function registerTranscriptRoutes(scope: FastifyInstance, deps: { reads: 
             'The transcript of a session of a test in a workspace where the caller is a team member, as a WebVTT file ' +
             '(save it with the .vtt extension). Sessions of every status may have one.' +
             (real ? '' : ' The same operation as GET /api/v2/sessionResults/{sessionId}/transcript, served without the /api prefix.'),
-          tags: [TAG.video],
+          tags: [TAG.videoData],
           // The real contract's operationId, so generated clients name the method alike.
           operationId: real ? 'SessionResultsController_getTranscriptVtt' : 'SessionResultsController_getTranscriptVttEarlierPath',
           ...(real ? {} : EXTENSION),

@@ -1,12 +1,15 @@
 import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { demoVideoSessionId } from '../../src/cli/demo.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/net.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { DEMO_TEST_PLAN, demoSessions } from '../../src/cli/demo.js';
 import { demoTranscripts } from '../../src/transcripts/demo-transcripts.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { hasFfmpeg } from '../helpers/videos.js';
 import { cliSandbox, type CliSandbox } from './run-cli.js';
 
 const run = promisify(execFile);
@@ -52,7 +55,8 @@ describe('results-api demo', () => {
     cli = cliSandbox();
     // Hosts under .test never resolve (RFC 2606): demo's check of the server stays on this machine.
     demo = await cli.json<DemoJson>(['demo'], { PUBLIC_URL: 'https://results.example.test', AUTH_URL: 'https://auth.example.test' });
-    t = await startTestApp({ env: { DATABASE_URL: cli.databaseUrl } });
+    // The CLI ran in the sandbox, storing media under its ./data/media (the default MEDIA_URL).
+    t = await startTestApp({ env: { DATABASE_URL: cli.databaseUrl, MEDIA_URL: `file:${join(cli.dir, 'data', 'media')}` } });
   });
   afterAll(async () => {
     await t?.close();
@@ -124,6 +128,19 @@ describe('results-api demo', () => {
     const transcribed = new Set(demoTranscripts(DEMO_TEST_PLAN, demoSessions()).map((x) => x.sessionId));
     const silent = demoSessions().find((x) => x.status === 'COMPLETE' && !transcribed.has(x.sessionId))!;
     expect((await transcript(silent.sessionId)).status).toBe(404);
+  });
+
+  it.skipIf(!hasFfmpeg())('seeds a short generated video for one session, which the API links to', async () => {
+    const tokenRes = await mintToken(demo.authorizationServerId, 'studies:read', demo.clientId, demo.clientSecret);
+    const { access_token } = (await tokenRes.json()) as { access_token: string };
+    const res = await fetch(`${t.url}/api/v2/sessionResults/${demoVideoSessionId()}/videoDownloadUrl`, { headers: { authorization: `Bearer ${access_token}` } });
+    expect(res.status).toBe(200);
+    const link = new URL(((await res.json()) as { videoUrl: string }).videoUrl);
+    const video = await fetch(`${t.url}${link.pathname}${link.search}`);
+    expect(video.status).toBe(200);
+    expect(video.headers.get('content-type')).toBe('video/mp4');
+    expect((await video.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
+    expect(await t.runtime.store.videos.findVideo(demoVideoSessionId())).toMatchObject({ width: 640, height: 360, hasAudio: true });
   });
 
   describe('run again', () => {

@@ -17,6 +17,7 @@ import { SettingsRepository } from '../../src/store/settings.js';
 import { SigningKeyRepository } from '../../src/store/signing-keys.js';
 import { TokenRevocationRepository } from '../../src/store/token-revocations.js';
 import { TranscriptRepository } from '../../src/store/transcripts.js';
+import { VideoRepository } from '../../src/store/videos.js';
 import { makeSessions, seed, type Seeded } from '../helpers/seed.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { within } from '../helpers/net.js';
@@ -156,6 +157,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     audit: AuditLog,
     settings: SettingsRepository,
     transcripts: TranscriptRepository,
+    videos: VideoRepository,
   };
   const readers = new Set([
     'credentials.findUserByEmail', 'credentials.listUsers', 'credentials.listCredentials', 'credentials.findClientForAuth',
@@ -163,9 +165,10 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     'directory.listMembers', 'directory.isMember', 'directory.getTest', 'directory.listTests', 'directory.findVisibleTest',
     'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'sessions.listCompletedSessions', 'sessions.findSession', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
     'transcripts.findTranscript',
+    'videos.findVideo', 'videos.listVideos',
   ]);
   // Writes that nothing cached depends on: they announce nothing, by design.
-  const bookkeeping = new Set(['credentials.recordClientUse', 'settings.getOrSet']);
+  const bookkeeping = new Set(['credentials.recordClientUse', 'settings.getOrSet', 'videos.saveVideo']);
   // Private helpers (TypeScript keeps them on the prototype).
   const helpers = new Set(['credentials.credential', 'credentials.requireUsable', 'credentials.liveSecrets']);
 

@@ -23,6 +23,7 @@ export type {
   SessionResult,
   SessionResultsPage,
   SessionResultsQuery,
+  VideoDownloadLink,
   Workspace,
   WorkspaceStudy,
 } from './types.js';

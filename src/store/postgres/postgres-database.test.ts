@@ -8,6 +8,7 @@ import { StoreConflictError } from '../conflicts.js';
 import type { Store } from '../open-store.js';
 import { describeStoreContract } from '../store.contract.js';
 import { describeTranscriptContract } from '../transcripts.contract.js';
+import { describeVideoContract } from '../videos.contract.js';
 import { postgresMigrations } from './migrations.js';
 import { PostgresDatabase } from './postgres-database.js';
 
@@ -30,6 +31,7 @@ await describeIfPostgres('PostgreSQL store', (url) => {
 
   describeStoreContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
   describeTranscriptContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
+  describeVideoContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
 
   const by = { actor: 'test' };
 
