@@ -88,6 +88,11 @@ describe('support: API users and credentials', () => {
     expect(malformed.status).toBe(400);
     const extra = await support.request('POST', '/admin/api/users', { email: 'a@example.com', role: 'x' });
     expect(extra.status).toBe(400);
+    expect((await json<{ detail: string }>(extra)).detail).toBe('body has a field this route does not take: role');
+    const missing = await support.request('POST', '/admin/api/users', {});
+    expect((await json<{ detail: string }>(missing)).detail).toBe('body needs email');
+    const limit = await operator.request('GET', '/admin/api/audit?limit=0');
+    expect((await json<{ detail: string }>(limit)).detail).toBe('querystring.limit must be >= 1');
   });
 });
 
