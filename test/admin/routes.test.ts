@@ -129,6 +129,12 @@ describe('account admin: members and tests of their workspaces only', () => {
     expect(page.totalCount).toBe(2);
     expect(page.sessions).toHaveLength(1);
     expect((await json<{ totalCount: number }>(await accountAdmin.request('GET', `/admin/api/tests/${myTest}/sessions`))).totalCount).toBe(3);
+    expect(await json(await accountAdmin.request('GET', `/admin/api/tests/${myTest}`))).toMatchObject({
+      id: myTest,
+      workspaceId: mine,
+      sessionCount: 3,
+      sessionsByStatus: { COMPLETE: 2, ABANDONED: 1 },
+    });
   });
 
   it('another workspace and its tests answer 404, exactly as unknown ones do', async () => {
