@@ -8,6 +8,7 @@ import { ManualClock } from '../../clock.js';
 import { describeStoreContract } from '../store.contract.js';
 import { describeTranscriptContract } from '../transcripts.contract.js';
 import { describeVideoContract } from '../videos.contract.js';
+import { describeAdminsContract } from '../admins.contract.js';
 import { sqliteMigrations } from './migrations.js';
 
 // A real file (not :memory:) so WAL mode and the file-backed paths are what gets tested.
@@ -18,6 +19,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describeStoreContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 describeTranscriptContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 describeVideoContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
+describeAdminsContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 
 describe('SQLite migrations 2 and 9', () => {
   it('count the sessions a version-1 database already holds, per test and status, and keep them all', async () => {
