@@ -20,6 +20,7 @@ import type { AuthorizationServers } from './oauth/authorization-servers.js';
 import type { SecretHasher } from './oauth/client-secrets.js';
 import { registerAuthorizationServers } from './oauth/routes.js';
 import type { KeyRing } from './oauth/signing-keys.js';
+import { registerDetailsRoutes } from './details/routes.js';
 import { registerLegacyRoutes } from './legacy/routes.js';
 import { registerResultsRoutes } from './results/routes.js';
 import type { SessionPageReader } from './results/session-pages.js';
@@ -101,6 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerApiGuard(api, { ...deps, rateLimit: deps.config.rateLimit });
     registerResultsRoutes(api, deps);
     registerLegacyRoutes(api, deps);
+    registerDetailsRoutes(api, deps);
   });
 
   return app;

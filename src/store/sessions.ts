@@ -3,6 +3,7 @@ import { audit } from './audit-log.js';
 import { conflict } from './conflicts.js';
 import type { Database, Transaction } from './database.js';
 import { sessionKeyOf, sessionOf } from './rows.js';
+import { writeSessionDetails } from './session-details.js';
 import type { Actor, ImportResult, Session, SessionInput, SessionKey } from './store.js';
 
 export type SessionBatches = AsyncIterable<readonly SessionInput[]> | Iterable<readonly SessionInput[]>;
@@ -44,11 +45,21 @@ export class SessionRepository {
    */
   async importSessionStream(testId: string, batches: SessionBatches, by: Actor): Promise<ImportResult> {
     if (!(await this.db.one('SELECT 1 AS found FROM tests WHERE id = @testId', { testId }))) throw conflict.noTest(testId);
-    return this.bulkWriter(testId, batches, (writeAll) =>
+    // Details ride along with their sessions: set aside as the writer reads the batches (the
+    // last copy of a session wins), written after the sessions in the same transaction.
+    const details = new Map<string, string>();
+    async function* withDetailsSetAside(): AsyncGenerator<readonly SessionInput[]> {
+      for await (const batch of batches) {
+        for (const s of batch) if (s.details !== undefined) details.set(s.sessionId, JSON.stringify(s.details));
+        yield batch;
+      }
+    }
+    return this.bulkWriter(testId, withDetailsSetAside(), (writeAll) =>
       this.db.write({ topic: 'sessions', testId }, async (tx) => {
         // Locking the test serializes imports into it, which keeps session_count exact.
         if (!(await tx.one('SELECT 1 AS found FROM tests WHERE id = @testId FOR UPDATE', { testId }))) throw conflict.noTest(testId);
         const result = await writeAll(tx);
+        if (details.size > 0) await writeSessionDetails(tx, testId, details);
         if (result.inserted > 0) {
           await tx.run('UPDATE tests SET session_count = session_count + @inserted WHERE id = @testId', { testId, inserted: result.inserted });
         }

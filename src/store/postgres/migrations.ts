@@ -136,4 +136,16 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
        WHERE upper(product_type) IN ('SURVEY', 'LIVE_CONVERSATION', 'NON_THINK_OUT_LOUD', 'THINK_OUT_LOUD');
     `,
   },
+  {
+    // Session details; see sqlite/migrations.ts version 4. Text, not jsonb: served as stored.
+    version: 4,
+    sql: `
+      CREATE TABLE session_details (
+        session_id TEXT COLLATE "C" PRIMARY KEY,
+        test_id TEXT COLLATE "C" NOT NULL REFERENCES tests (id),
+        details TEXT NOT NULL
+      );
+      CREATE INDEX session_details_by_test ON session_details (test_id, session_id);
+    `,
+  },
 ];

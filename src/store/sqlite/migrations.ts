@@ -129,4 +129,18 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
        WHERE upper(product_type) IN ('SURVEY', 'LIVE_CONVERSATION', 'NON_THINK_OUT_LOUD', 'THINK_OUT_LOUD');
     `,
   },
+  {
+    // What each session contains (participant, answers, task-group responses): one JSON document
+    // per session, written by the session import in its transaction. No foreign key to sessions:
+    // the bulk import replaces changed session rows and may rebuild sessions_by_id meanwhile.
+    version: 4,
+    sql: `
+      CREATE TABLE session_details (
+        session_id TEXT PRIMARY KEY,
+        test_id TEXT NOT NULL REFERENCES tests (id),
+        details TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX session_details_by_test ON session_details (test_id, session_id);
+    `,
+  },
 ];
