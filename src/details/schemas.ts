@@ -64,19 +64,30 @@ export const TaskGroupItem = Type.Object(
   { title: 'TaskGroupItemDto' },
 );
 
-const AnswerPart = (description: string) => Type.Optional(Type.Unsafe<Record<string, unknown> | null>({ type: ['object', 'null'], description }));
+/** One answer shape, under its task type's key; null or left out under the others (as the real document allows). */
+const AnswerPart = (title: string, properties: Record<string, TSchema>, description: string) =>
+  Type.Optional(Type.Union([Type.Object(properties, { title, additionalProperties: false }), Type.Null()], { description }));
+const Success = { success: Type.Boolean({ description: 'Whether the participant completed the task.' }) };
 export const TaskAnswer = Type.Object(
   {
-    blank: AnswerPart('BLANK: {}.'),
-    ratingScale: AnswerPart('RATING_SCALE: { value }, a point of the scale.'),
-    multipleChoice: AnswerPart('MULTIPLE_CHOICE: { selected }, the chosen choices.'),
-    image: AnswerPart('IMAGE: {}.'),
-    nps: AnswerPart('NPS: { value }, 0-10.'),
-    url: AnswerPart('URL: { success }, whether the participant completed the task.'),
-    rankOrder: AnswerPart('RANK_ORDER: { ranking }, every choice, first ranked first.'),
-    written: AnswerPart('WRITTEN: { text }.'),
-    figma: AnswerPart('FIGMA: { success }, whether the participant completed the task.'),
-    matrix: AnswerPart('MATRIX: { rows }, the choice given for each row.'),
+    blank: AnswerPart('BlankAnswer', {}, 'BLANK: an empty object.'),
+    ratingScale: AnswerPart('RatingScaleAnswer', { value: Type.Integer({ description: 'A point of the scale.' }) }, 'RATING_SCALE.'),
+    multipleChoice: AnswerPart(
+      'MultipleChoiceAnswer',
+      { selected: Type.Array(Type.String(), { description: 'The choices picked (one unless the task takes several).' }) },
+      'MULTIPLE_CHOICE.',
+    ),
+    image: AnswerPart('ImageAnswer', {}, 'IMAGE: an empty object.'),
+    nps: AnswerPart('NpsAnswer', { value: Type.Integer({ minimum: 0, maximum: 10 }) }, 'NPS: 0-10.'),
+    url: AnswerPart('UrlAnswer', Success, 'URL (a navigational task).'),
+    rankOrder: AnswerPart('RankOrderAnswer', { ranking: Type.Array(Type.String(), { description: 'Every choice, first ranked first.' }) }, 'RANK_ORDER.'),
+    written: AnswerPart('WrittenAnswer', { text: Type.String() }, 'WRITTEN (written or spoken responses).'),
+    figma: AnswerPart('FigmaAnswer', Success, 'FIGMA (a navigational task on a prototype).'),
+    matrix: AnswerPart(
+      'MatrixAnswer',
+      { rows: Type.Record(Type.String(), Type.String(), { description: 'The choice given for each row.' }) },
+      'MATRIX.',
+    ),
   },
   { title: 'TaskAnswerDto', description: 'The answer, under the key of the task\'s type (the other keys are left out).', additionalProperties: false },
 );
