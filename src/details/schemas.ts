@@ -55,10 +55,13 @@ export const TASK_GROUP_TYPES = ['QX_SCORE', 'BALANCED_COMPARISON', 'UNRECOGNIZE
 export const TaskGroupItem = Type.Object(
   {
     uuid: Type.String({ description: 'The task group (its id in the test plan).' }),
-    type: Type.Union(TASK_GROUP_TYPES.map((t) => Type.Literal(t)), { description: 'The task group\'s type; others are UNRECOGNIZED.' }),
-    response: OrNull(
-      Type.Union([TaskGroupResponseQxScore, TaskGroupResponseBalancedComparison]),
-      'By type: QX_SCORE → { score }, BALANCED_COMPARISON → { sequence }; null when there is none (or it cannot be computed).',
+    type: Type.Unsafe<(typeof TASK_GROUP_TYPES)[number]>({ type: 'string', enum: [...TASK_GROUP_TYPES], description: "The task group's type; others are UNRECOGNIZED." }),
+    response: Type.Union(
+      [TaskGroupResponseQxScore, TaskGroupResponseBalancedComparison, Type.Null()],
+      {
+        description:
+          'By type: QX_SCORE → { score }, BALANCED_COMPARISON → { sequence }; null when there is none (or it cannot be computed).',
+      },
     ),
   },
   { title: 'TaskGroupItemDto' },
@@ -107,7 +110,7 @@ export const TaskItem = Type.Object(
   {
     uuid: Type.String({ format: 'uuid', description: 'The task.' }),
     text: Type.String({ description: 'The task\'s prompt.' }),
-    type: Type.Union(TASK_TYPES_V3.map((t) => Type.Literal(t))),
+    type: Type.Unsafe<(typeof TASK_TYPES_V3)[number]>({ type: 'string', enum: [...TASK_TYPES_V3], description: 'The task\'s type (verbal and written responses are both WRITTEN).' }),
     response: OrNull(TaskResponseData, 'null when the session holds no response to the task.'),
   },
   { title: 'TaskItemDto' },

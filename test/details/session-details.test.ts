@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSessionFile } from '../../src/imports/parse-session-file.js';
+import type { QxScoreResponse, SessionResultsV3Response } from '../../src/details/schemas.js';
 import type { SessionInput } from '../../src/store/store.js';
 import {
   DETAILS_PLAN,
@@ -77,6 +78,10 @@ const get = (path: string, headers: Record<string, string> = authHeaders(tokenB)
 const details = (sessionId: string, headers?: Record<string, string>) => get(`/api/v3/sessionResults/${sessionId}`, headers);
 const qxScores = (test: string, headers?: Record<string, string>) => get(`/api/v2/testResults/${test}/qxScores`, headers);
 
+/** The answer a session holds for the task at `position`. */
+const answerOf = async (sessionId: string, position: number) =>
+  ((await (await details(sessionId)).json()) as SessionResultsV3Response).tasks[position - 1]!.response?.answer;
+
 const NOT_FOUND = (what: string) => ({ type: 'urn:results-api:problem:not-found', title: 'Not found', status: 404, detail: `${what} not found` });
 
 describe('GET /api/v3/sessionResults/{sessionId}', () => {
@@ -84,7 +89,7 @@ describe('GET /api/v3/sessionResults/{sessionId}', () => {
     const res = await details(id(1));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    const body = (await res.json()) as Record<string, any>;
+    const body = (await res.json()) as SessionResultsV3Response;
     expect(Object.keys(body)).toEqual(['sessionId', 'audienceId', 'testPlanId', 'sessionParticipant', 'taskGroups', 'tasks']);
     expect(body.sessionId).toBe(id(1));
     expect(body.audienceId).toBe(AUDIENCE);
@@ -99,7 +104,7 @@ describe('GET /api/v3/sessionResults/{sessionId}', () => {
       { uuid: 'main', type: 'UNRECOGNIZED', response: null },
       { uuid: 'qx-2', type: 'QX_SCORE', response: null },
     ]);
-    const byPosition = (p: number) => body.tasks[p - 1];
+    const byPosition = (p: number) => body.tasks[p - 1]!;
     expect(body.tasks).toHaveLength(16);
     expect(byPosition(1)).toEqual({
       uuid: taskId(1),
@@ -107,7 +112,7 @@ describe('GET /api/v3/sessionResults/{sessionId}', () => {
       type: 'URL',
       response: { startTimeMs: 10_000, endTimeMs: 15_000, skipped: false, answer: { url: { success: true } } },
     });
-    const typesAndAnswers = body.tasks.map((task: any) => [task.type, task.response?.answer ?? null]);
+    const typesAndAnswers = body.tasks.map((task) => [task.type, task.response?.answer ?? null]);
     expect(typesAndAnswers).toEqual([
       ['URL', { url: { success: true } }],
       ['FIGMA', { figma: { success: true } }],
@@ -130,19 +135,19 @@ describe('GET /api/v3/sessionResults/{sessionId}', () => {
   });
 
   it('a skipped task: skipped true, answer null; an unanswered task: response null', async () => {
-    const body = (await (await details(id(2))).json()) as Record<string, any>;
-    expect(body.tasks[1].response).toEqual({ startTimeMs: 20_000, endTimeMs: 25_000, skipped: true, answer: null });
-    expect(body.tasks[8].response).toBeNull();
-    expect(body.taskGroups[0].response).toEqual({ score: 31.3 });
-    expect(body.taskGroups[1].response).toBeNull();
+    const body = (await (await details(id(2))).json()) as SessionResultsV3Response;
+    expect(body.tasks[1]!.response).toEqual({ startTimeMs: 20_000, endTimeMs: 25_000, skipped: true, answer: null });
+    expect(body.tasks[8]!.response).toBeNull();
+    expect(body.taskGroups[0]!.response).toEqual({ score: 31.3 });
+    expect(body.taskGroups[1]!.response).toBeNull();
   });
 
   it('a session without imported details: the plan with no responses, no participant', async () => {
-    const body = (await (await details(id(5))).json()) as Record<string, any>;
+    const body = (await (await details(id(5))).json()) as SessionResultsV3Response;
     expect(body.sessionParticipant).toBeNull();
     expect(body.audienceId).toBeNull();
-    expect(body.tasks.every((task: any) => task.response === null)).toBe(true);
-    expect(body.taskGroups.every((group: any) => group.response === null)).toBe(true);
+    expect(body.tasks.every((task) => task.response === null)).toBe(true);
+    expect(body.taskGroups.every((group) => group.response === null)).toBe(true);
   });
 
   it('a session of any status is served; a test without a plan gives empty lists and a null testPlanId', async () => {
@@ -168,13 +173,13 @@ describe('GET /api/v3/sessionResults/{sessionId}', () => {
   });
 
   it('a re-import that changes the answers is served on the next request (the cached body is dropped)', async () => {
-    expect(((await (await details(id(3))).json()) as any).tasks[2].response.answer).toEqual({ ratingScale: { value: 2 } });
+    expect((await answerOf(id(3), 3))).toEqual({ ratingScale: { value: 2 } });
     await t.runtime.store.sessions.importSessions(testId, importable([record(3, 'COMPLETE', detailsInput({ ...PARTICIPANT_C, 3: { value: 4 } }))]), storeActor);
-    expect(((await (await details(id(3))).json()) as any).tasks[2].response.answer).toEqual({ ratingScale: { value: 4 } });
+    expect((await answerOf(id(3), 3))).toEqual({ ratingScale: { value: 4 } });
     await t.runtime.store.sessions.importSessions(testId, importable([record(3, 'COMPLETE', detailsInput({ ...PARTICIPANT_C }))]), storeActor);
     // A file without details leaves the stored details as they are.
     await t.runtime.store.sessions.importSessions(testId, importable([record(3, 'COMPLETE')]), storeActor);
-    expect(((await (await details(id(3))).json()) as any).tasks[2].response.answer).toEqual({ ratingScale: { value: 2 } });
+    expect((await answerOf(id(3), 3))).toEqual({ ratingScale: { value: 2 } });
   });
 });
 
@@ -207,17 +212,17 @@ describe('GET /api/v2/testResults/{testId}/qxScores', () => {
   it('an import is reflected on the next request (the cached score is dropped)', async () => {
     const other = randomUUID();
     await t.runtime.store.directory.createTest({ id: other, workspaceId: member.workspaceId, title: 'T', productType: 'NON_THINK_OUT_LOUD', plan: DETAILS_PLAN }, storeActor);
-    const before = (await (await qxScores(other)).json()) as any;
+    const before = (await (await qxScores(other)).json()) as QxScoreResponse;
     expect(before.meta).toEqual({ totalQxTasks: 2, completes: 0 });
-    expect(before.qxScores[0].qxScore).toBeNull();
+    expect(before.qxScores[0]!.qxScore).toBeNull();
     await t.runtime.store.sessions.importSessions(
       other,
       importable([{ ...record(40, 'COMPLETE', detailsInput({ ...PARTICIPANT_A })), sessionId: randomUUID() }]),
       storeActor,
     );
-    const after = (await (await qxScores(other)).json()) as any;
+    const after = (await (await qxScores(other)).json()) as QxScoreResponse;
     expect(after.meta.completes).toBe(1);
-    expect(after.qxScores[0].qxScore).toBe(81.3);
+    expect(after.qxScores[0]!.qxScore).toBe(81.3);
   });
 
   it('a test without a plan: no QX groups', async () => {
