@@ -103,7 +103,7 @@ function detailedSessions(checkSessionDetails, count, first) {
 
 /** Creates the user, credential, workspace and `tests` tests with the plan; imports `perTest` detailed sessions into each. */
 async function seed(path, dist, { credential, tests, perTest, log }) {
-  const { checkSessionDetails } = await import('../../dist/details/session-details.js');
+  const { checkSessionDetails, storedDetails } = await import('../../dist/details/session-details.js');
   const store = await dist.openStore(`sqlite:${path}`, clock);
   try {
     await store.database.migrate();
@@ -112,6 +112,10 @@ async function seed(path, dist, { credential, tests, perTest, log }) {
     await store.credentials.createCredential({ clientId: credential.clientId, email: BENCH_EMAIL, secretHash: hasher.hash(credential.clientSecret) }, by);
     const workspace = await store.directory.createWorkspace({ id: randomUUID(), name: 'Details bench' }, by);
     await store.directory.addMember(workspace.id, BENCH_EMAIL, by);
+    const check = (raw, plan) => {
+      const checked = checkSessionDetails(raw, plan);
+      return checked.details ? { details: storedDetails(checked.details) } : checked;
+    };
     const testIds = [];
     const sessionIds = [];
     const started = performance.now();
@@ -119,12 +123,12 @@ async function seed(path, dist, { credential, tests, perTest, log }) {
       const id = randomUUID();
       await store.directory.createTest({ id, workspaceId: workspace.id, title: `Details ${t}`, productType: 'NON_THINK_OUT_LOUD', plan: PLAN }, by);
       testIds.push(id);
-      const sessions = detailedSessions(checkSessionDetails, perTest, t * perTest);
+      const sessions = detailedSessions(check, perTest, t * perTest);
       await store.sessions.importSessions(id, sessions, by);
       if (t === 0) sessionIds.push(...sessions.map((s) => s.sessionId));
     }
     log(`details: seeded ${tests} × ${perTest.toLocaleString('en-US')} detailed sessions in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    return { workspaceId: workspace.id, testIds, sessionIds, checkSessionDetails };
+    return { workspaceId: workspace.id, testIds, sessionIds, checkSessionDetails: check };
   } finally {
     await store.database.close();
   }

@@ -1,5 +1,5 @@
 import type { PlanTask, SessionInput, TaskGroup } from '../store/store.js';
-import { checkSessionDetails } from './session-details.js';
+import { checkSessionDetails, storedDetails } from './session-details.js';
 
 /**
  * What `demo` adds to its test plan and sessions for the details and QXscore endpoints: a
@@ -96,6 +96,6 @@ export function withDemoDetails(sessions: SessionInput[], plan: { id: string; ta
     const checked = checkSessionDetails(raw, plan);
     // The demo's own data: a problem here is a bug in this file, not bad input.
     if (!('details' in checked)) throw new Error(`demo details of session ${i}: ${checked.problems.join('; ')}`);
-    return { ...s, details: checked.details };
+    return { ...s, details: storedDetails(checked.details) };
   });
 }

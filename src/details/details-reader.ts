@@ -8,7 +8,7 @@ import type { SessionRepository } from '../store/sessions.js';
 import type { Session } from '../store/store.js';
 import { computeQxScores, qxGroupsOf } from './qx-score.js';
 import type { QxScoreResponse, SessionResultsV3Response } from './schemas.js';
-import type { SessionDetails } from './session-details.js';
+import type { ScoringRow, SessionDetails } from './session-details.js';
 import { sessionResultsView } from './session-results-view.js';
 
 /** Serialized bodies kept per process (details of ~10,000 sessions at ~2 KB each). */
@@ -28,7 +28,7 @@ export class SessionDetailsReader {
   constructor(
     private readonly store: {
       sessions: Pick<SessionRepository, 'findSession'>;
-      sessionDetails: Pick<SessionDetailsRepository, 'findDetails' | 'listCompletedDetails'>;
+      sessionDetails: Pick<SessionDetailsRepository, 'findDetails' | 'listCompletedScoring'>;
     },
     private readonly reads: Pick<AccessReads, 'findVisibleTest'>,
     watcher: ChangeWatcher,
@@ -57,7 +57,7 @@ export class SessionDetailsReader {
     const test = await this.reads.findVisibleTest(testId, caller.email);
     if (!test) throw apiErrors.testNotFound(`test ${testId} missing or outside the workspaces of ${caller.clientId}`);
     return this.bodies.get(`qx ${test.id}`, async () => {
-      const sessions = (await this.store.sessionDetails.listCompletedDetails(test.id)) as SessionDetails[];
+      const sessions = (await this.store.sessionDetails.listCompletedScoring(test.id)) as ScoringRow[][];
       const qxScores = computeQxScores(test.plan, sessions);
       return serialize({ testId: test.id, qxScores, meta: { totalQxTasks: qxGroupsOf(test.plan).length, completes: sessions.length } });
     });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DETAILS_PLAN, detailsInput, OTHER_ANSWERS, PARTICIPANT_A, PARTICIPANT_B, PARTICIPANT_C } from '../../test/helpers/details.js';
 import { computeQxScores, sessionQxScore } from './qx-score.js';
-import { checkSessionDetails, type SessionDetails } from './session-details.js';
+import { checkSessionDetails, scoringOf, type SessionDetails } from './session-details.js';
 
 const details = (answers: Parameters<typeof detailsInput>[0]): SessionDetails => {
   const checked = checkSessionDetails(detailsInput({ ...answers, ...OTHER_ANSWERS }), DETAILS_PLAN);
@@ -13,7 +13,7 @@ const [a, b, c] = [details(PARTICIPANT_A), details(PARTICIPANT_B), details(PARTI
 // Every number below is worked out by hand in docs/QXSCORE.md.
 describe('computeQxScores', () => {
   it('the worked example: three participants, one skipping a navigational task and a question', () => {
-    const [first] = computeQxScores(DETAILS_PLAN, [a, b, c]);
+    const [first] = computeQxScores(DETAILS_PLAN, [a, b, c].map(scoringOf));
     expect(first).toEqual({
       taskGroupId: 'qx-1',
       label: 'QXscore 1',
@@ -24,7 +24,7 @@ describe('computeQxScores', () => {
   });
 
   it('a QX group without navigational tasks: behavioral and the score are null, attitudinal from what was answered', () => {
-    const second = computeQxScores(DETAILS_PLAN, [a, b, c])[1];
+    const second = computeQxScores(DETAILS_PLAN, [a, b, c].map(scoringOf))[1];
     expect(second).toEqual({
       taskGroupId: 'qx-2',
       label: 'QXscore 2',
@@ -40,15 +40,15 @@ describe('computeQxScores', () => {
 
   it('a skipped navigational task counts as a failure; a skipped question is left out', () => {
     const allSkipped = details({ 1: 'skip', 2: 'skip', 3: 'skip', 4: value(5), 5: value(5), 6: value(5), 7: value(10), 8: value(5) });
-    const [first] = computeQxScores(DETAILS_PLAN, [allSkipped]);
+    const [first] = computeQxScores(DETAILS_PLAN, [scoringOf(allSkipped)]);
     expect(first!.values.behavioral).toEqual([0, 0]);
     expect(first!.values.usability).toBe(100);
     expect(first!.qxScore).toBe(50);
   });
 
   it('a plan without QX groups, or no plan, scores nothing', () => {
-    expect(computeQxScores(null, [a])).toEqual([]);
-    expect(computeQxScores({ ...DETAILS_PLAN, taskGroups: [] }, [a])).toEqual([]);
+    expect(computeQxScores(null, [scoringOf(a)])).toEqual([]);
+    expect(computeQxScores({ ...DETAILS_PLAN, taskGroups: [] }, [scoringOf(a)])).toEqual([]);
   });
 });
 

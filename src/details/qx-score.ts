@@ -1,6 +1,6 @@
 import { QX_SCORE_GROUP } from '../plans/test-plan.js';
 import type { PlanTask, TestPlan } from '../store/store.js';
-import { planTaskIds, scaleOf, type SessionDetails, type TaskAnswer } from './session-details.js';
+import { planTaskIds, scaleOf, scoringOf, type ScoringRow, type SessionDetails } from './session-details.js';
 
 /**
  * UserTesting's QXscore, computed from the imported answers (docs/QXSCORE.md has the method
@@ -73,20 +73,20 @@ class Tally {
 const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
 const oneDecimal = (value: number): number => Math.round(value * 10) / 10;
 
-/** Adds one session's answers to the tallies of one group. */
-function tallySession(tasks: QxTasks, answers: readonly TaskAnswer[], navigational: Map<string, Tally>, measures: Map<Measure, Map<string, Tally>>): void {
-  for (const a of answers) {
-    const nav = navigational.get(a.taskId);
+/** Adds one session's answers (its scoring rows) to the tallies of one group. */
+function tallySession(tasks: QxTasks, answers: readonly ScoringRow[], navigational: Map<string, Tally>, measures: Map<Measure, Map<string, Tally>>): void {
+  for (const [taskId, skipped, value] of answers) {
+    const nav = navigational.get(taskId);
     if (nav) {
-      nav.add(!a.skipped && a.answer?.success === true);
+      nav.add(skipped === 0 && value === 1);
       continue;
     }
-    const question = tasks.questions.get(a.taskId);
-    if (!question || a.skipped || typeof a.answer?.value !== 'number') continue;
+    const question = tasks.questions.get(taskId);
+    if (!question || skipped === 1 || value === null) continue;
     const byTask = measures.get(question.measure)!;
-    let tally = byTask.get(a.taskId);
-    if (!tally) byTask.set(a.taskId, (tally = new Tally()));
-    tally.add(question.topTwo(a.answer.value));
+    let tally = byTask.get(taskId);
+    if (!tally) byTask.set(taskId, (tally = new Tally()));
+    tally.add(question.topTwo(value));
   }
 }
 
@@ -113,13 +113,13 @@ function emptyTallies(tasks: QxTasks) {
   return { navigational, measures };
 }
 
-/** The QXscore of each QX_SCORE group of the plan, from the details of the test's completed sessions. */
-export function computeQxScores(plan: TestPlan | null, sessions: readonly SessionDetails[]): QxGroupScore[] {
+/** The QXscore of each QX_SCORE group of the plan, from the scoring rows of the test's completed sessions (scoringOf). */
+export function computeQxScores(plan: TestPlan | null, sessions: readonly (readonly ScoringRow[])[]): QxGroupScore[] {
   if (!plan) return [];
   return qxGroupsOf(plan).map((group, i) => {
     const tasks = qxTasksOf(plan, group.id);
     const { navigational, measures } = emptyTallies(tasks);
-    for (const session of sessions) tallySession(tasks, session.tasks, navigational, measures);
+    for (const session of sessions) tallySession(tasks, session, navigational, measures);
     const s = scoreOf(tasks, navigational, measures);
     return {
       taskGroupId: group.id,
@@ -146,7 +146,7 @@ export function sessionQxScore(plan: TestPlan, groupId: string, details: Session
   if (!details) return null;
   const tasks = qxTasksOf(plan, groupId);
   const { navigational, measures } = emptyTallies(tasks);
-  tallySession(tasks, details.tasks, navigational, measures);
+  tallySession(tasks, scoringOf(details), navigational, measures);
   // Only the tasks this participant reached count toward their own behavioral component.
   const reached = tasks.navigational.filter((id) => navigational.get(id)!.total > 0);
   if (reached.length === 0) return null;

@@ -89,7 +89,7 @@ describe('sessions import with details', () => {
       expect(await importSessionFile(store.sessions, TEST_ID, fine, 'ndjson', by, options)).toEqual({ inserted: 0, updated: 0, unchanged: 2 });
       const stored = (await store.sessionDetails.findDetails(id(3))) as { tasks: unknown[] };
       expect(stored.tasks).toHaveLength(16);
-      expect(await store.sessionDetails.listCompletedDetails(TEST_ID)).toHaveLength(2);
+      expect(await store.sessionDetails.listCompletedScoring(TEST_ID)).toHaveLength(2);
     } finally {
       await store.database.close();
     }
@@ -103,6 +103,6 @@ describe('sessions import with details', () => {
     expect(!parsed.ok && parsed.errors.map((e) => e.line)).toEqual([3]);
     expect(!parsed.ok && parsed.errors[0]!.message).toMatch(/^details is not valid JSON/);
     const one = parseSessionFile(csv.split('\r\n').slice(0, 2).join('\r\n'), 'csv', DETAILS_PLAN);
-    expect(one.ok && (one.sessions[0]!.details as { tasks: { answer: unknown }[] }).tasks[0]!.answer).toEqual({ text: 'Fine, "mostly"' });
+    expect(one.ok && (one.sessions[0]!.details!.document as { tasks: { answer: unknown }[] }).tasks[0]!.answer).toEqual({ text: 'Fine, "mostly"' });
   });
 });

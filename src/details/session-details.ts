@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PlanTask, TestPlan } from '../store/store.js';
+import type { PlanTask, StoredDetails, TestPlan } from '../store/store.js';
 import { isUuid, uuidKey } from '../store/uuid.js';
 
 /**
@@ -45,10 +45,35 @@ export interface TaskAnswer {
   answer: Record<string, unknown> | null;
 }
 
+/** Plans are read once per change and kept (the access cache): their task ids are worked out once per plan. */
+const taskIdsOfPlan = new WeakMap<TestPlan, string[]>();
+
 /** Each plan task's id: its own, or one derived from the plan's id and its position (stable while the plan is). */
 export function planTaskIds(plan: TestPlan): string[] {
-  return plan.tasks.map((task, i) => task.id ?? derivedUuid(`${plan.id}:task:${i + 1}`));
+  let ids = taskIdsOfPlan.get(plan);
+  if (!ids) taskIdsOfPlan.set(plan, (ids = plan.tasks.map((task, i) => task.id ?? derivedUuid(`${plan.id}:task:${i + 1}`))));
+  return ids;
 }
+
+/**
+ * One answer as scores read it: the task, whether it was skipped, and its number (a rating's
+ * or NPS `value`; 1 or 0 for a navigational task's `success`), null for any other answer.
+ */
+export type ScoringRow = [taskId: string, skipped: 0 | 1, value: number | null];
+
+/** The answers of `details` that a score can use: skipped tasks and numeric or success answers. */
+export function scoringOf(details: SessionDetails): ScoringRow[] {
+  const rows: ScoringRow[] = [];
+  for (const t of details.tasks) {
+    const a = t.answer;
+    const value = typeof a?.value === 'number' ? a.value : typeof a?.success === 'boolean' ? (a.success ? 1 : 0) : null;
+    if (t.skipped || value !== null) rows.push([t.taskId, t.skipped ? 1 : 0, value]);
+  }
+  return rows;
+}
+
+/** Details as the store keeps them: the document and its scoring projection. */
+export const storedDetails = (details: SessionDetails): StoredDetails => ({ document: details, scoring: scoringOf(details) });
 
 /** A name-based UUID (version 5 layout over SHA-1), so the same plan always names its tasks alike. */
 function derivedUuid(name: string): string {

@@ -1,4 +1,4 @@
-import { checkSessionDetails } from '../details/session-details.js';
+import { checkSessionDetails, storedDetails } from '../details/session-details.js';
 import type { SessionInput, TestPlan } from '../store/store.js';
 import { isUuid, uuidKey } from '../store/uuid.js';
 import { CsvRecordSplitter, type CsvRecord } from './csv-records.js';
@@ -402,7 +402,7 @@ function withDetails(record: CheckedRecord, raw: unknown, plan: TestPlan | null)
   }
   const checked = checkSessionDetails(value, plan);
   if ('problems' in checked) return { ...record, session: undefined, problems: [...(record.problems ?? []), ...checked.problems] };
-  return record.session ? { ...record, session: { ...record.session, details: checked.details } } : record;
+  return record.session ? { ...record, session: { ...record.session, details: storedDetails(checked.details) } } : record;
 }
 
 // --- times ---------------------------------------------------------------------------------

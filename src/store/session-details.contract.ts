@@ -12,7 +12,9 @@ import type { SessionInput } from './store.js';
 
 const admin = { actor: 'cli:admin' };
 const id = (n: number, prefix = '5e55de7a') => `${prefix}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
-const details = (value: number) => ({ participant: null, taskGroups: [], tasks: [{ taskId: id(1, 'aaaaaaaa'), startTimeMs: 0, endTimeMs: 5, skipped: false, answer: { value } }] });
+const document = (value: number) => ({ participant: null, taskGroups: [], tasks: [{ taskId: id(1, 'aaaaaaaa'), startTimeMs: 0, endTimeMs: 5, skipped: false, answer: { value } }] });
+const scoring = (value: number) => [[id(1, 'aaaaaaaa'), 0, value]];
+const details = (value: number) => ({ document: document(value), scoring: scoring(value) });
 const session = (n: number, extra: Partial<SessionInput> = {}): SessionInput => ({
   sessionId: id(n),
   audienceId: null,
@@ -40,7 +42,7 @@ export function describeSessionDetailsContract(name: string, makeStore: (clock: 
 
     it('details arrive with their sessions; none is null', async () => {
       await store.sessions.importSessions(testId, [session(1, { details: details(3) }), session(2)], admin);
-      expect(await store.sessionDetails.findDetails(id(1))).toEqual(details(3));
+      expect(await store.sessionDetails.findDetails(id(1))).toEqual(document(3));
       expect(await store.sessionDetails.findDetails(id(2))).toBeNull();
       expect(await store.sessionDetails.findDetails(id(9))).toBeNull();
       expect(announced).toContainEqual({ topic: 'sessions', testId });
@@ -49,9 +51,9 @@ export function describeSessionDetailsContract(name: string, makeStore: (clock: 
     it('a re-import replaces them (the last copy in a batch wins); a record without details keeps them', async () => {
       await store.sessions.importSessions(testId, [session(1, { details: details(1) })], admin);
       await store.sessions.importSessions(testId, [session(1, { details: details(2) }), session(1, { details: details(4) })], admin);
-      expect(await store.sessionDetails.findDetails(id(1))).toEqual(details(4));
+      expect(await store.sessionDetails.findDetails(id(1))).toEqual(document(4));
       await store.sessions.importSessions(testId, [session(1)], admin);
-      expect(await store.sessionDetails.findDetails(id(1))).toEqual(details(4));
+      expect(await store.sessionDetails.findDetails(id(1))).toEqual(document(4));
     });
 
     it('the completed sessions\' details of a test, and only those', async () => {
@@ -61,10 +63,10 @@ export function describeSessionDetailsContract(name: string, makeStore: (clock: 
         admin,
       );
       await store.sessions.importSessions(id(2, 'eeeeeee0'), [session(5, { details: details(5) })], admin);
-      expect(await store.sessionDetails.listCompletedDetails(testId)).toEqual([details(1), details(3)]);
+      expect(await store.sessionDetails.listCompletedScoring(testId)).toEqual([scoring(1), scoring(3)]);
       // A session that stops being complete leaves the list.
       await store.sessions.importSessions(testId, [session(3, { status: 'ABANDONED' })], admin);
-      expect(await store.sessionDetails.listCompletedDetails(testId)).toEqual([details(1)]);
+      expect(await store.sessionDetails.listCompletedScoring(testId)).toEqual([scoring(1)]);
     });
 
     it('all or nothing: a refused import (a session of another test) writes no details', async () => {
@@ -80,8 +82,8 @@ export function describeSessionDetailsContract(name: string, makeStore: (clock: 
     it('more sessions than one statement writes', async () => {
       const many = Array.from({ length: 450 }, (_, i) => session(100 + i, { details: details(i) }));
       await store.sessions.importSessions(testId, many, admin);
-      expect(await store.sessionDetails.listCompletedDetails(testId)).toHaveLength(450);
-      expect(await store.sessionDetails.findDetails(id(549))).toEqual(details(449));
+      expect(await store.sessionDetails.listCompletedScoring(testId)).toHaveLength(450);
+      expect(await store.sessionDetails.findDetails(id(549))).toEqual(document(449));
     });
   });
 }

@@ -1,5 +1,6 @@
 import type { Database, Transaction } from './database.js';
 import { COMPLETED_STATUS } from './sessions.js';
+import type { StoredDetails } from './store.js';
 
 /** Rows per INSERT of the details writer: bounds the statement's size and parameter count. */
 const WRITE_CHUNK = 200;
@@ -18,14 +19,14 @@ export class SessionDetailsRepository {
     return r ? (JSON.parse(r.details) as unknown) : null;
   }
 
-  /** The details of every COMPLETE session of the test that has some (what a QXscore is computed from). */
-  async listCompletedDetails(testId: string): Promise<unknown[]> {
-    const rows = await this.db.all<{ details: string }>(
-      `SELECT d.details FROM session_details d JOIN sessions s ON s.session_id = d.session_id
+  /** The scoring projection of every COMPLETE session of the test that has details (what a QXscore is computed from). */
+  async listCompletedScoring(testId: string): Promise<unknown[][]> {
+    const rows = await this.db.all<{ scoring: string }>(
+      `SELECT d.scoring FROM session_details d JOIN sessions s ON s.session_id = d.session_id
         WHERE d.test_id = @testId AND s.status = @status ORDER BY d.session_id`,
       { testId, status: COMPLETED_STATUS },
     );
-    return rows.map((r) => JSON.parse(r.details) as unknown);
+    return rows.map((r) => JSON.parse(r.scoring) as unknown[]);
   }
 }
 
@@ -33,19 +34,21 @@ export class SessionDetailsRepository {
  * Upserts the details of sessions of `testId` (by sessionId; the last given wins), inside the
  * import's transaction. Sessions given without details keep the details they have.
  */
-export async function writeSessionDetails(tx: Transaction, testId: string, details: ReadonlyMap<string, string>): Promise<void> {
+export async function writeSessionDetails(tx: Transaction, testId: string, details: ReadonlyMap<string, StoredDetails>): Promise<void> {
   const rows = [...details];
   for (let at = 0; at < rows.length; at += WRITE_CHUNK) {
     const chunk = rows.slice(at, at + WRITE_CHUNK);
     const params: Record<string, unknown> = { testId };
-    const values = chunk.map(([sessionId, json], i) => {
+    const values = chunk.map(([sessionId, stored], i) => {
       params[`s${i}`] = sessionId;
-      params[`d${i}`] = json;
-      return `(@s${i}, @testId, @d${i})`;
+      params[`d${i}`] = JSON.stringify(stored.document);
+      params[`q${i}`] = JSON.stringify(stored.scoring);
+      return `(@s${i}, @testId, @d${i}, @q${i})`;
     });
     await tx.run(
-      `INSERT INTO session_details (session_id, test_id, details) VALUES ${values.join(', ')}
-       ON CONFLICT (session_id) DO UPDATE SET details = excluded.details WHERE session_details.details <> excluded.details`,
+      `INSERT INTO session_details (session_id, test_id, details, scoring) VALUES ${values.join(', ')}
+       ON CONFLICT (session_id) DO UPDATE SET details = excluded.details, scoring = excluded.scoring
+        WHERE session_details.details <> excluded.details`,
       params,
     );
   }

@@ -4,7 +4,7 @@ import { conflict } from './conflicts.js';
 import type { Database, Transaction } from './database.js';
 import { sessionKeyOf, sessionOf } from './rows.js';
 import { writeSessionDetails } from './session-details.js';
-import type { Actor, ImportResult, Session, SessionInput, SessionKey } from './store.js';
+import type { Actor, ImportResult, Session, SessionInput, SessionKey, StoredDetails } from './store.js';
 
 export type SessionBatches = AsyncIterable<readonly SessionInput[]> | Iterable<readonly SessionInput[]>;
 
@@ -47,10 +47,10 @@ export class SessionRepository {
     if (!(await this.db.one('SELECT 1 AS found FROM tests WHERE id = @testId', { testId }))) throw conflict.noTest(testId);
     // Details ride along with their sessions: set aside as the writer reads the batches (the
     // last copy of a session wins), written after the sessions in the same transaction.
-    const details = new Map<string, string>();
+    const details = new Map<string, StoredDetails>();
     async function* withDetailsSetAside(): AsyncGenerator<readonly SessionInput[]> {
       for await (const batch of batches) {
-        for (const s of batch) if (s.details !== undefined) details.set(s.sessionId, JSON.stringify(s.details));
+        for (const s of batch) if (s.details !== undefined) details.set(s.sessionId, s.details);
         yield batch;
       }
     }

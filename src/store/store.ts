@@ -142,7 +142,17 @@ export interface Session {
  * A session to import, with what it contains when the file gives it (src/details/: checked
  * against the test's plan before it gets here, stored as given).
  */
-export type SessionInput = Omit<Session, 'testId'> & { details?: object };
+export type SessionInput = Omit<Session, 'testId'> & { details?: StoredDetails };
+
+/**
+ * A session's details as stored: the document the API serves, and the answers scores are
+ * computed from (a compact projection of the document, so a test's QXscores read a few
+ * hundred bytes per session instead of every answer).
+ */
+export interface StoredDetails {
+  document: object;
+  scoring: readonly unknown[];
+}
 
 /** A session's place in page order. */
 export interface SessionKey {

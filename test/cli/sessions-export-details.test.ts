@@ -6,14 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSessions } from '../../src/cli/sessions-export.js';
 import { parseSessionFile } from '../../src/imports/parse-session-file.js';
 import { DETAILS_PLAN, detailsInput, OTHER_ANSWERS, PARTICIPANT_A, PARTICIPANT_B } from '../helpers/details.js';
-import { seedClient, seedWorkspace, storeActor } from '../helpers/seed.js';
+import { seedClient, seedWorkspace, storeActor, type SeededClient } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { clientFor } from '../client/helpers.js';
 
 describe('sessions export --details', () => {
   let t: TestApp;
   let dir: string;
-  let client: { clientId: string; clientSecret: string };
+  let client: SeededClient;
   let testId: string;
   const ids = [randomUUID(), randomUUID(), randomUUID()];
 
@@ -52,7 +52,7 @@ describe('sessions export --details', () => {
     for (const session of parsed.sessions) {
       const stored = await t.runtime.store.sessionDetails.findDetails(session.sessionId);
       // A session without details exports empty ones (its plan's tasks unanswered).
-      expect(session.details).toEqual(stored ?? { participant: null, taskGroups: [], tasks: [] });
+      expect(session.details!.document).toEqual(stored ?? { participant: null, taskGroups: [], tasks: [] });
     }
   });
 });

@@ -143,7 +143,8 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
       CREATE TABLE session_details (
         session_id TEXT COLLATE "C" PRIMARY KEY,
         test_id TEXT COLLATE "C" NOT NULL REFERENCES tests (id),
-        details TEXT NOT NULL
+        details TEXT NOT NULL,
+        scoring TEXT NOT NULL
       );
       CREATE INDEX session_details_by_test ON session_details (test_id, session_id);
     `,

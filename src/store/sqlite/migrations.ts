@@ -138,7 +138,8 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
       CREATE TABLE session_details (
         session_id TEXT PRIMARY KEY,
         test_id TEXT NOT NULL REFERENCES tests (id),
-        details TEXT NOT NULL
+        details TEXT NOT NULL,
+        scoring TEXT NOT NULL
       ) STRICT;
       CREATE INDEX session_details_by_test ON session_details (test_id, session_id);
     `,
