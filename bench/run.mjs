@@ -34,6 +34,7 @@ import { bestRun, computeRatios, formatTables, gitInfo, machineInfo, peakRssUnde
 import { scenarioCatalog, runScenarios } from './lib/scenarios.mjs';
 import { dropPostgresSchemas, seedPostgres, seedSqlite } from './lib/seed.mjs';
 import { childEnv, ourTokenPath, precheckPage, precheckToken, startReference, startServer } from './lib/servers.mjs';
+import { precheckTranscript } from './lib/transcript.mjs';
 import { summarizeProfile } from './profile-summary.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -245,6 +246,7 @@ async function startAll({ catalog, targets, opts, work, profileDir }) {
     for (const offset of [p.deepOffset, p.deepOffset - 7, 99, 101, 1999, Math.floor(p.deepOffset / 3)]) {
       await precheckPage(server, testId, offset, `limit=25&offset=${offset}`);
     }
+    await precheckTranscript(server);
   }
   if (needed.has('reference')) {
     const capture = join(work, 'offset0-response.json');

@@ -23,6 +23,7 @@ import type { KeyRing } from './oauth/signing-keys.js';
 import { registerDetailsRoutes } from './details/routes.js';
 import { registerLegacyRoutes } from './legacy/routes.js';
 import { registerResultsRoutes } from './results/routes.js';
+import { registerTranscriptRoutes } from './transcripts/routes.js';
 import type { SessionPageReader } from './results/session-pages.js';
 import type { Store } from './store/store.js';
 import type { ApiProblem, OAuthError } from './errors.js';
@@ -103,6 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerResultsRoutes(api, deps);
     registerLegacyRoutes(api, deps);
     registerDetailsRoutes(api, deps);
+    registerTranscriptRoutes(api, { reads: deps.reads, transcripts: deps.store.transcripts });
   });
 
   return app;

@@ -19,6 +19,9 @@ export const TARGETS = [
   { id: 'token.signing/token.oidc-provider', title: 'token endpoint, signing every request / oidc-provider', target: null, better: 'higher' },
   { id: 'peakRssUnderListMb', title: 'peak RSS of a server process under list load (MB)', target: 150, better: 'lower' },
   { id: 'import.sessionsPerSec', title: 'sessions import into SQLite (sessions/s)', target: 100_000, better: 'higher' },
+  // Not a target: a transcript (~40 KB of text, never cached) against the plain alternative on the same server, a cached list page.
+  { id: 'transcript/list.offset0', title: 'transcript (WebVTT, uncached) / list page offset 0 (cached)', target: null, better: 'higher' },
+  { id: 'transcript/transcript.db10k', title: 'transcript on 1M-session db / on 10k-session db', target: 0.9, better: 'higher' },
   // The same ratios on PostgreSQL, when DATABASE_URL names one.
   { id: 'pg.list.offset10k/pg.list.offset0', title: 'PostgreSQL: list offset 10,000 / offset 0', target: 0.8, better: 'higher', optional: true },
   { id: 'pg.list.page401/pg.list.offset0', title: 'PostgreSQL: list pageNumber 401 / offset 0', target: 0.8, better: 'higher', optional: true },

@@ -5,6 +5,7 @@
 import { completedCount } from './data.mjs';
 import { runAutocannon, runScan } from './load.mjs';
 import { listPath, ourTokenPath, tokenRequest } from './servers.mjs';
+import { transcriptPath } from './transcript.mjs';
 
 /** Every scenario of a run; `server` names the process it drives, `rss` marks the list load. */
 export function scenarioCatalog(p, t) {
@@ -39,6 +40,18 @@ export function scenarioCatalog(p, t) {
         server: db10k,
         title: `list page, limit 25, offset 0, on the ${n(t[db10k]?.counts[0])}-session database`,
         request: () => ({ path: listPath(t[db10k].testIds[0], 'limit=25&offset=0') }),
+      },
+      {
+        id: `${prefix}transcript`,
+        server: db,
+        title: `a session's transcript (WebVTT, ~40 KB, read from the database on every request), ${n(t[db]?.counts[0])}-session test`,
+        request: () => ({ path: transcriptPath(t[db].transcriptSessionId) }),
+      },
+      {
+        id: `${prefix}transcript.db10k`,
+        server: db10k,
+        title: `the same transcript request on the ${n(t[db10k]?.counts[0])}-session database`,
+        request: () => ({ path: transcriptPath(t[db10k].transcriptSessionId) }),
       },
       {
         id: `${prefix}scan`,

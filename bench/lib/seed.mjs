@@ -17,6 +17,7 @@ import { URL } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { forEachSession, NEWEST_START } from './data.mjs';
+import { seedTranscript } from './transcript.mjs';
 
 const by = { actor: 'bench' };
 const clock = { now: () => Date.now() };
@@ -54,7 +55,17 @@ export async function seedSqlite(path, dist, { layout, credential }) {
   const started = performance.now();
   insertSqliteSessions(path, ids.testIds, layout.counts);
   const seconds = (performance.now() - started) / 1000;
-  return { ...ids, path, seedSeconds: seconds, seedSessionsPerSecond: Math.round(layout.totalSessions / seconds) };
+  const transcriptSessionId = await withStore(dist.openStore(`sqlite:${path}`, clock), (s) => seedTranscript(s, ids.testIds[0]));
+  return { ...ids, path, transcriptSessionId, seedSeconds: seconds, seedSessionsPerSecond: Math.round(layout.totalSessions / seconds) };
+}
+
+async function withStore(opening, fn) {
+  const store = await opening;
+  try {
+    return await fn(store);
+  } finally {
+    await store.database.close();
+  }
 }
 
 function insertSqliteSessions(path, testIds, counts) {
@@ -114,7 +125,8 @@ export async function seedPostgres(databaseUrl, schema, dist, { layout, credenti
   const started = performance.now();
   await insertPostgresSessions(url, ids.testIds, layout.counts);
   const seconds = (performance.now() - started) / 1000;
-  return { ...ids, url, seedSeconds: seconds, seedSessionsPerSecond: Math.round(layout.totalSessions / seconds) };
+  const transcriptSessionId = await withStore(dist.openStore(databaseUrl, clock, { schema }), (s) => seedTranscript(s, ids.testIds[0]));
+  return { ...ids, url, transcriptSessionId, seedSeconds: seconds, seedSessionsPerSecond: Math.round(layout.totalSessions / seconds) };
 }
 
 async function insertPostgresSessions(url, testIds, counts) {

@@ -5,6 +5,7 @@ import { generateClientId, generateClientSecret } from '../oauth/client-secrets.
 import type { Runtime } from '../runtime.js';
 import { emailKey } from '../store/email.js';
 import type { Actor, SessionInput, TestPlan } from '../store/store.js';
+import { demoTranscripts } from '../transcripts/demo-transcripts.js';
 import { withRuntime } from './context.js';
 import { SECRET_SHOWN_ONCE, secretLines } from './credentials.js';
 import { emit, JSON_FLAG, JSON_FLAG_HELP, type OutputOptions } from './output.js';
@@ -125,6 +126,7 @@ async function seedDemo(rt: Runtime, by: Actor): Promise<DemoResult> {
   // A demo seeded before details existed gets the plan its details are checked against.
   if (test.plan?.tasks.length !== DEMO_TEST_PLAN.tasks.length) await store.directory.setTestPlan(test.id, DEMO_TEST_PLAN, by);
   await store.sessions.importSessions(test.id, withDemoDetails(demoSessions(), DEMO_TEST_PLAN), by);
+  await store.transcripts.importTranscripts(test.id, demoTranscripts(DEMO_TEST_PLAN, demoSessions()), by);
 
   // The secret of an earlier run is not stored anywhere, so the only way to print one that
   // works is to replace the credential.

@@ -12,6 +12,7 @@ import { registerServe } from './serve.js';
 import { registerSessions } from './sessions.js';
 import { registerTests } from './tests.js';
 import { registerTokenCommand } from './token.js';
+import { registerTranscripts } from './transcripts.js';
 import { registerUsers } from './users.js';
 import { registerWorkspaces } from './workspaces.js';
 
@@ -29,6 +30,7 @@ const nouns: ReadonlyArray<(program: Command) => void> = [
   registerMembers,
   registerTests,
   registerSessions,
+  registerTranscripts,
   registerTokenCommand,
   registerKeys,
   registerAudit,

@@ -267,15 +267,34 @@ export class ResultsClient {
   }
 
   /**
-   * An authenticated GET. A 401 means the token was refused (expired early, revoked, keys
-   * rotated): drop it, mint a new one and try once more. A second 401 is not the token's age
-   * and is thrown.
+   * A session's transcript, as WebVTT text (save it as a `.vtt` file). A session without a
+   * transcript, an unknown session and one outside the caller's workspaces are the same
+   * {@link ResultsApiError} with status 404, as the API does not tell them apart.
+   *
+   * @example
+   * ```ts
+   * const vtt = await client.transcript(sessionId);
+   * ```
    */
-  private async get(url: string, scope: CallScope): Promise<unknown> {
+  async transcript(sessionId: string, options?: CallOptions): Promise<string> {
+    const url = `${this.baseUrl}${FORMS[this.form].sessionsPath}/${encodeURIComponent(sessionId)}/transcript`;
+    const text = (await this.get(url, this.transport.scope(options), 'text')) as string;
+    if (!/^\uFEFF?WEBVTT(?=[ \t\r\n]|$)/.test(text)) throw unexpectedBody(url, 'not a WebVTT transcript');
+    return text;
+  }
+
+  /**
+   * An authenticated GET of a JSON body (or, with `text`, of a WebVTT one). A 401 means the
+   * token was refused (expired early, revoked, keys rotated): drop it, mint a new one and try
+   * once more. A second 401 is not the token's age and is thrown.
+   */
+  private async get(url: string, scope: CallScope, body: 'json' | 'text' = 'json'): Promise<unknown> {
     for (let attempt = 0; ; attempt++) {
       const token = await this.tokens.get(scope.signal);
       try {
-        return await this.transport.json({ method: 'GET', url, headers: this.authHeaders(token.accessToken), repeatable: true }, scope);
+        const headers = this.authHeaders(token.accessToken);
+        if (body === 'text') return await this.transport.text({ method: 'GET', url, headers: { ...headers, accept: 'text/vtt' }, repeatable: true }, scope);
+        return await this.transport.json({ method: 'GET', url, headers, repeatable: true }, scope);
       } catch (err) {
         if (!(err instanceof ResultsApiError && err.status === 401) || attempt > 0) throw err;
         this.tokens.invalidate(token.accessToken);

@@ -2,7 +2,7 @@ import { ResultsApiError, ResultsNetworkError, parseErrorBody } from './errors.j
 import { retryAfterSeconds, retryDelayMs, type AttemptFailure, type RetryPolicy } from './retry.js';
 import type { CallOptions, FetchFunction } from './types.js';
 
-/** One HTTP request whose success is a JSON body. */
+/** One HTTP request (its success a JSON body, or text for `Transport.text`). */
 export interface JsonRequest {
   method: 'GET' | 'POST';
   url: string;
@@ -43,6 +43,21 @@ export class Transport {
 
   /** Sends `request`, retrying as the policy allows, and returns its parsed JSON body. */
   async json(request: JsonRequest, scope: CallScope): Promise<unknown> {
+    const { response, text } = await this.send(request, scope);
+    const body = parseJson(text);
+    if (body === undefined) {
+      throw new ResultsApiError({ method: request.method, url: request.url.split('?')[0]!, status: response.status, reason: 'the body is not JSON', ...requestIdOf(response) });
+    }
+    return body;
+  }
+
+  /** Sends `request`, retrying as the policy allows, and returns its body as text (a WebVTT transcript). */
+  async text(request: JsonRequest, scope: CallScope): Promise<string> {
+    return (await this.send(request, scope)).text;
+  }
+
+  /** Sends `request` until it succeeds (a 2xx, returned with its body read) or fails for good (thrown). */
+  private async send(request: JsonRequest, scope: CallScope): Promise<{ response: Response; text: string }> {
     const { signal } = scope;
     const where = request.url.split('?')[0]!;
     for (let attempt = 0; ; attempt++) {
@@ -65,18 +80,12 @@ export class Transport {
         continue;
       }
 
-      const body = parseJson(text);
-      if (response.ok) {
-        if (body === undefined) {
-          throw new ResultsApiError({ method: request.method, url: where, status: response.status, reason: 'the body is not JSON', ...requestIdOf(response) });
-        }
-        return body;
-      }
+      if (response.ok) return { response, text };
       const error = new ResultsApiError({
         method: request.method,
         url: where,
         status: response.status,
-        ...parseErrorBody(body),
+        ...parseErrorBody(parseJson(text)),
         ...retryAfterOf(response),
         ...requestIdOf(response),
       });

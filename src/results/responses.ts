@@ -70,11 +70,11 @@ const problemResponse = (status: number, codes: ProblemCode[], description: stri
 /**
  * Every response a Results API operation can give: the 200 it names, and the problem details
  * the API guard, the validation and the error handler produce. `notFound` documents the 404
- * of an operation that looks something up.
+ * of an operation that looks something up; `ok.mediaType` names a 200 body that is not JSON.
  */
-export function apiResponses(ok: { description: string; schema: TSchema }, options: { notFound?: string } = {}) {
+export function apiResponses(ok: { description: string; schema: TSchema; mediaType?: string }, options: { notFound?: string } = {}) {
   return {
-    200: jsonResponse(ok.description, ok.schema, { headers: API_HEADERS }),
+    200: jsonResponse(ok.description, ok.schema, { headers: API_HEADERS, ...(ok.mediaType ? { mediaType: ok.mediaType } : {}) }),
     400: problemResponse(
       400,
       ['invalid-parameter'],

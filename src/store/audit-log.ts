@@ -18,6 +18,7 @@ export const AUDIT_ACTIONS = [
   'test.create',
   'test.plan_set',
   'sessions.import',
+  'transcripts.import',
   'key.add',
   'token.revoke',
 ] as const;

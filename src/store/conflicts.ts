@@ -39,4 +39,6 @@ export const conflict = {
   testExists: (id: string) => new StoreConflictError('duplicate', `test ${id} already exists`),
   noTest: (id: string) => new StoreConflictError('not_found', `no test with id ${id}`),
   foreignSession: (sessionId: string) => new StoreConflictError('foreign_session', `session ${sessionId} belongs to another test`),
+  noSessionInTest: (sessionId: string, testId: string) =>
+    new StoreConflictError('not_found', `test ${testId} has no session ${sessionId} (import the session first)`),
 };

@@ -22,8 +22,8 @@ export class SessionDetailsRepository {
   /** The scoring projection of every COMPLETE session of the test that has details (what a QXscore is computed from). */
   async listCompletedScoring(testId: string): Promise<unknown[][]> {
     const rows = await this.db.all<{ scoring: string }>(
-      `SELECT d.scoring FROM session_details d JOIN sessions s ON s.session_id = d.session_id
-        WHERE d.test_id = @testId AND s.status = @status ORDER BY d.session_id`,
+      `SELECT d.scoring FROM sessions s JOIN session_details d ON d.session_id = s.session_id
+        WHERE s.test_id = @testId AND s.status = @status`,
       { testId, status: COMPLETED_STATUS },
     );
     return rows.map((r) => JSON.parse(r.scoring) as unknown[]);

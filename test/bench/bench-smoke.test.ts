@@ -18,6 +18,8 @@ const SCENARIOS = [
   'list.offset0.db10k',
   'scan',
   'reference.http',
+  'transcript',
+  'transcript.db10k',
 ];
 
 const RATIOS = [
@@ -29,6 +31,8 @@ const RATIOS = [
   'token.signing/token.oidc-provider',
   'peakRssUnderListMb',
   'import.sessionsPerSec',
+  'transcript/list.offset0',
+  'transcript/transcript.db10k',
 ];
 
 interface Run {

@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_TEST_PLAN, demoSessions } from '../../src/cli/demo.js';
+import { demoTranscripts } from '../../src/transcripts/demo-transcripts.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { cliSandbox, type CliSandbox } from './run-cli.js';
 
@@ -129,6 +131,20 @@ describe('results-api demo', () => {
     expect(qx.meta).toEqual({ totalQxTasks: 1, completes: 42 });
     expect(qx.qxScores[0]!.qxScore).toBeGreaterThan(0);
     expect(qx.qxScores[0]!.values.behavioral).toHaveLength(2);
+  });
+
+  it('seeds transcripts: the API serves one per transcribed completed session, and a 404 for the others', async () => {
+    const tokenRes = await mintToken(demo.authorizationServerId, 'studies:read', demo.clientId, demo.clientSecret);
+    const { access_token } = (await tokenRes.json()) as { access_token: string };
+    const transcript = (sessionId: string) =>
+      fetch(`${t.url}/api/v2/sessionResults/${sessionId}/transcript`, { headers: { authorization: `Bearer ${access_token}` } });
+    const [first] = demoTranscripts(DEMO_TEST_PLAN, demoSessions());
+    const res = await transcript(first!.sessionId);
+    expect(res.headers.get('content-type')).toBe('text/vtt; charset=utf-8');
+    expect(await res.text()).toBe(first!.vtt);
+    const transcribed = new Set(demoTranscripts(DEMO_TEST_PLAN, demoSessions()).map((x) => x.sessionId));
+    const silent = demoSessions().find((x) => x.status === 'COMPLETE' && !transcribed.has(x.sessionId))!;
+    expect((await transcript(silent.sessionId)).status).toBe(404);
   });
 
   describe('run again', () => {

@@ -126,7 +126,8 @@ describe('the OpenAPI document', () => {
         if (status !== '500' && status !== '503') expect(headers).toEqual(expect.arrayContaining(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']));
         if (status === '401' || status === '403') expect(response.headers!['WWW-Authenticate']).toMatchObject({ required: true });
         if (status === '429' || status === '503') expect(response.headers!['Retry-After']).toMatchObject({ required: true });
-        expect(Object.keys(response.content ?? {})).toEqual([status === '200' || legacy ? 'application/json' : 'application/problem+json']);
+        const ok = path.endsWith('/transcript') ? 'text/vtt' : 'application/json';
+        expect(Object.keys(response.content ?? {})).toEqual([status === '200' ? ok : legacy ? 'application/json' : 'application/problem+json']);
         if (legacy && status !== '200') {
           expect(response.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/HttpErrorResponse' });
         }

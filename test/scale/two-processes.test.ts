@@ -17,6 +17,7 @@ import { SessionRepository } from '../../src/store/sessions.js';
 import { SettingsRepository } from '../../src/store/settings.js';
 import { SigningKeyRepository } from '../../src/store/signing-keys.js';
 import { TokenRevocationRepository } from '../../src/store/token-revocations.js';
+import { TranscriptRepository } from '../../src/store/transcripts.js';
 import { makeSessions, seed, type Seeded } from '../helpers/seed.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { within } from '../helpers/net.js';
@@ -156,12 +157,14 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     revocations: TokenRevocationRepository,
     audit: AuditLog,
     settings: SettingsRepository,
+    transcripts: TranscriptRepository,
   };
   const readers = new Set([
     'credentials.findUserByEmail', 'credentials.listUsers', 'credentials.listCredentials', 'credentials.findClientForAuth',
     'credentials.findPrincipal', 'directory.listWorkspaces', 'directory.getWorkspace', 'directory.listWorkspacesForMember',
     'directory.listMembers', 'directory.isMember', 'directory.getTest', 'directory.listTests', 'directory.findVisibleTest',
     'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'sessions.listCompletedSessions', 'sessions.findSession', 'sessionDetails.findDetails', 'sessionDetails.listCompletedScoring', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
+    'transcripts.findTranscript',
   ]);
   // Writes that nothing cached depends on: they announce nothing, by design.
   const bookkeeping = new Set(['credentials.recordClientUse', 'settings.getOrSet']);
@@ -174,6 +177,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     const workspaceId = crypto.randomUUID();
     const testId = crypto.randomUUID();
     const clientId = `0oa${'Z'.repeat(17)}`;
+    const imported = makeSessions(2);
     const mutations: Record<string, { topic: string; run: () => Promise<unknown> }> = {
       'credentials.createUser': { topic: 'access', run: () => cli.store.credentials.createUser(other, by) },
       'credentials.setUserStatus': { topic: 'access', run: () => cli.store.credentials.setUserStatus(other, 'disabled', by) },
@@ -189,8 +193,12 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
         topic: 'access',
         run: () => cli.store.directory.setTestPlan(testId, { id: crypto.randomUUID(), shortTest: false, taskGroups: [], tasks: [] }, by),
       },
-      'sessions.importSessions': { topic: 'sessions', run: () => cli.store.sessions.importSessions(testId, makeSessions(2), by) },
+      'sessions.importSessions': { topic: 'sessions', run: () => cli.store.sessions.importSessions(testId, imported, by) },
       'sessions.importSessionStream': { topic: 'sessions', run: () => cli.store.sessions.importSessionStream(testId, [makeSessions(3)], by) },
+      'transcripts.importTranscripts': {
+        topic: 'sessions',
+        run: () => cli.store.transcripts.importTranscripts(testId, [{ sessionId: imported[0]!.sessionId, vtt: 'WEBVTT\n' }], by),
+      },
       'signingKeys.add': { topic: 'keys', run: () => rotateSigningKey(cli.store.signingKeys, cli.clock, by) },
       'revocations.revoke': { topic: 'access', run: () => cli.store.revocations.revoke(crypto.randomUUID(), Date.now() + 60_000, by) },
     };

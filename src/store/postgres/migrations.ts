@@ -143,10 +143,22 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
       CREATE TABLE session_details (
         session_id TEXT COLLATE "C" PRIMARY KEY,
         test_id TEXT COLLATE "C" NOT NULL REFERENCES tests (id),
-        details TEXT NOT NULL,
-        scoring TEXT NOT NULL
+        scoring TEXT NOT NULL,
+        details TEXT NOT NULL
       );
       CREATE INDEX session_details_by_test ON session_details (test_id, session_id);
+    `,
+  },
+  {
+    // Session transcripts; see sqlite/migrations.ts version 5.
+    version: 5,
+    sql: `
+      CREATE TABLE transcripts (
+        session_id TEXT COLLATE "C" PRIMARY KEY,
+        vtt TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        imported_at BIGINT NOT NULL
+      );
     `,
   },
 ];

@@ -8,6 +8,7 @@ import { StoreConflictError } from '../conflicts.js';
 import type { Store } from '../open-store.js';
 import { describeSessionDetailsContract } from '../session-details.contract.js';
 import { describeStoreContract } from '../store.contract.js';
+import { describeTranscriptContract } from '../transcripts.contract.js';
 import { postgresMigrations } from './migrations.js';
 import { PostgresDatabase } from './postgres-database.js';
 
@@ -30,6 +31,7 @@ await describeIfPostgres('PostgreSQL store', (url) => {
 
   describeStoreContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
   describeSessionDetailsContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
+  describeTranscriptContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
 
   const by = { actor: 'test' };
 

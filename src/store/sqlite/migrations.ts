@@ -138,10 +138,28 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
       CREATE TABLE session_details (
         session_id TEXT PRIMARY KEY,
         test_id TEXT NOT NULL REFERENCES tests (id),
-        details TEXT NOT NULL,
-        scoring TEXT NOT NULL
+        -- Before the document: a test's scores read this column of every row without
+        -- walking the document's overflow pages.
+        scoring TEXT NOT NULL,
+        details TEXT NOT NULL
       ) STRICT;
       CREATE INDEX session_details_by_test ON session_details (test_id, session_id);
+    `,
+  },
+  {
+    // Session transcripts (WebVTT), one per session, imported whole; sha256 lets a re-import
+    // of the same text be recognized without reading the text back. No foreign key to
+    // sessions: the session import replaces a changed session's row (delete, insert) and may
+    // rebuild sessions_by_id. Sessions are never deleted, and the transcript import checks
+    // that its session exists in the test.
+    version: 5,
+    sql: `
+      CREATE TABLE transcripts (
+        session_id TEXT PRIMARY KEY,
+        vtt TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        imported_at INTEGER NOT NULL
+      ) STRICT;
     `,
   },
 ];

@@ -7,6 +7,7 @@ import { openSqliteStore } from '../../../test/helpers/stores.js';
 import { ManualClock } from '../../clock.js';
 import { describeSessionDetailsContract } from '../session-details.contract.js';
 import { describeStoreContract } from '../store.contract.js';
+import { describeTranscriptContract } from '../transcripts.contract.js';
 import { sqliteMigrations } from './migrations.js';
 
 // A real file (not :memory:) so WAL mode and the file-backed paths are what gets tested.
@@ -16,6 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describeStoreContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 describeSessionDetailsContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `details-${++n}.db`), clock, announce));
+describeTranscriptContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 
 describe('SQLite migration 2', () => {
   it('counts the sessions a version-1 database already holds, per test and status', async () => {

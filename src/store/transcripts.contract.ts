@@ -1,0 +1,123 @@
+/**
+ * The transcript repository's contract, run unchanged on every database (wired in beside the
+ * store contract). `makeStore` is as for describeStoreContract: an unmigrated store over a
+ * fresh, empty database.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../clock.js';
+import type { Change } from '../changes/change-feed.js';
+import { StoreConflictError } from './conflicts.js';
+import type { Announce } from './database.js';
+import type { Store } from './open-store.js';
+import type { SessionInput } from './store.js';
+
+const admin = { actor: 'cli:admin' };
+const T0 = Date.UTC(2026, 0, 1);
+const W = 'c0000000-0000-4000-8000-000000000001';
+const T1 = 'e0000000-0000-4000-8000-000000000001';
+const T2 = 'e0000000-0000-4000-8000-000000000002';
+const sessionId = (n: number) => `5e551000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+const session = (n: number, startTime = T0 + n * 60_000): SessionInput => ({
+  sessionId: sessionId(n),
+  audienceId: null,
+  status: 'COMPLETE',
+  startTime,
+  finishTime: startTime + 30_000,
+});
+const vtt = (words: string) => `WEBVTT\n\n00:00:00.000 --> 00:00:02.000\n${words}\n`;
+
+export function describeTranscriptContract(name: string, makeStore: (clock: ManualClock, announce: Announce) => Promise<Store>): void {
+  describe(`Transcript contract: ${name}`, () => {
+    let store: Store;
+    let announced: Change[];
+
+    beforeEach(async () => {
+      announced = [];
+      store = await makeStore(new ManualClock(T0), async (change) => void announced.push(change));
+      await store.database.migrate();
+      await store.directory.createWorkspace({ id: W, name: 'W' }, admin);
+      for (const id of [T1, T2]) await store.directory.createTest({ id, workspaceId: W, title: id, productType: 'THINK_OUT_LOUD' }, admin);
+      await store.sessions.importSessions(T1, [session(1), session(2), session(3)], admin);
+      await store.sessions.importSessions(T2, [session(9)], admin);
+      announced.length = 0;
+    });
+    afterEach(async () => {
+      await store.database.close();
+    });
+
+    const transcriptActions = async () => (await store.audit.list({ action: 'transcripts' })).map((e) => [e.action, e.subject, e.details]);
+
+    it('stores transcripts and finds each with its test; a session without one has none', async () => {
+      const result = await store.transcripts.importTranscripts(
+        T1,
+        [
+          { sessionId: sessionId(1), vtt: vtt('one') },
+          { sessionId: sessionId(2), vtt: vtt('two') },
+        ],
+        admin,
+      );
+      expect(result).toEqual({ inserted: 2, updated: 0, unchanged: 0 });
+      expect(await store.transcripts.findTranscript(sessionId(1))).toEqual({ testId: T1, vtt: vtt('one') });
+      expect(await store.transcripts.findTranscript(sessionId(2))).toEqual({ testId: T1, vtt: vtt('two') });
+      expect(await store.transcripts.findTranscript(sessionId(3))).toBeNull();
+      expect(await store.transcripts.findTranscript(sessionId(404))).toBeNull();
+      expect(announced).toEqual([{ topic: 'sessions', testId: T1 }]);
+      expect(await transcriptActions()).toEqual([['transcripts.import', T1, { inserted: 2, updated: 0, unchanged: 0 }]]);
+    });
+
+    it('is idempotent: the same text again changes, audits and announces nothing; new text replaces the old', async () => {
+      const first = [{ sessionId: sessionId(1), vtt: vtt('one') }];
+      await store.transcripts.importTranscripts(T1, first, admin);
+      announced.length = 0;
+      expect(await store.transcripts.importTranscripts(T1, first, admin)).toEqual({ inserted: 0, updated: 0, unchanged: 1 });
+      expect(announced).toEqual([]);
+      expect(await transcriptActions()).toHaveLength(1);
+
+      const again = [...first, { sessionId: sessionId(2), vtt: vtt('two') }, { sessionId: sessionId(1), vtt: vtt('one, corrected') }];
+      expect(await store.transcripts.importTranscripts(T1, again, admin)).toEqual({ inserted: 1, updated: 1, unchanged: 1 });
+      expect((await store.transcripts.findTranscript(sessionId(1)))?.vtt).toBe(vtt('one, corrected'));
+      expect(announced).toEqual([{ topic: 'sessions', testId: T1 }]);
+    });
+
+    it('all or nothing: a session of another test, or of none, refuses the whole import', async () => {
+      for (const stranger of [sessionId(9), sessionId(404)]) {
+        const error = await store.transcripts
+          .importTranscripts(
+            T1,
+            [
+              { sessionId: sessionId(1), vtt: vtt('one') },
+              { sessionId: stranger, vtt: vtt('not here') },
+            ],
+            admin,
+          )
+          .catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(StoreConflictError);
+        expect((error as StoreConflictError).message).toBe(`test ${T1} has no session ${stranger} (import the session first)`);
+      }
+      expect(await store.transcripts.findTranscript(sessionId(1))).toBeNull();
+      expect(announced).toEqual([]);
+      expect(await transcriptActions()).toEqual([]);
+    });
+
+    it('refuses a test that does not exist', async () => {
+      const error = await store.transcripts.importTranscripts('e0000000-0000-4000-8000-0000000000ff', [], admin).catch((e: unknown) => e);
+      expect((error as StoreConflictError).code).toBe('not_found');
+    });
+
+    it('a failing source (a bad file found late) leaves nothing behind', async () => {
+      async function* source() {
+        yield { sessionId: sessionId(1), vtt: vtt('one') };
+        throw new Error('file 2 is unreadable');
+      }
+      await expect(store.transcripts.importTranscripts(T1, source(), admin)).rejects.toThrow('file 2 is unreadable');
+      expect(await store.transcripts.findTranscript(sessionId(1))).toBeNull();
+      expect(announced).toEqual([]);
+    });
+
+    it('keeps a transcript when its session is re-imported with a new start time (the row is replaced)', async () => {
+      await store.transcripts.importTranscripts(T1, [{ sessionId: sessionId(2), vtt: vtt('two') }], admin);
+      await store.sessions.importSessions(T1, [session(2, T0 - 3_600_000)], admin);
+      expect(await store.transcripts.findTranscript(sessionId(2))).toEqual({ testId: T1, vtt: vtt('two') });
+    });
+  });
+}
