@@ -26,7 +26,8 @@ export function registerSessionsImportCommand(sessions: Command): void {
   sessions
     .command('import')
     .description(
-      'import sessions from NDJSON or CSV (fields sessionId, audienceId, status, startTime, finishTime); ' +
+      'import sessions from NDJSON or CSV (fields sessionId, audienceId, status, startTime, finishTime, and ' +
+        'optionally details: participant, taskGroups, tasks as nested JSON, checked against the test plan); ' +
         'the whole file is checked first and any bad line means nothing is imported; ' +
         're-importing updates sessions by sessionId',
     )
@@ -53,7 +54,7 @@ export function registerSessionsImportCommand(sessions: Command): void {
         : await withImportStore(async (store, by) => {
             const progress = new ImportProgress(process.stderr, fileBytes);
             try {
-              return await importSessions(store.sessions, { testId, path: file, name: file, format, fileBytes }, by, (phase, bytes) => progress.update(phase, bytes));
+              return await importSessions(store, { testId, path: file, name: file, format, fileBytes }, by, (phase, bytes) => progress.update(phase, bytes));
             } catch (err) {
               if (err instanceof RefusedSessionFile) throw new CliError(err.message, 1, err.lines);
               throw err;

@@ -4,6 +4,8 @@ import type { AuthorizationServer } from '../oauth/authorization-servers.js';
 export const TAG = {
   /** The real contract's tag for the session list, so generators group it alike. */
   results: 'General Session Data',
+  /** The real contract's tag for QXscores. */
+  qxScores: 'QXscore Data',
   /** The real contract's tag for a session's transcript, videos, clips and highlight reels. */
   videoData: 'Video Data',
   legacy: 'Legacy (v1)',
@@ -14,6 +16,7 @@ export const TAG = {
 
 export const TAG_DESCRIPTIONS: { name: string; description: string }[] = [
   { name: TAG.results, description: 'Results (v2): the completed sessions of a test, page by page.' },
+  { name: TAG.qxScores, description: "QXscores of a test, computed from its completed sessions' answers (docs/QXSCORE.md)." },
   {
     name: TAG.videoData,
     description:

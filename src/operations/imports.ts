@@ -1,6 +1,7 @@
 import { BadSessionFileError, type SessionFileReport } from '../imports/check-session-file.js';
 import { importSessionFile, type ImportFileOptions } from '../imports/import-session-file.js';
 import type { SessionFileFormat } from '../imports/parse-session-file.js';
+import type { DirectoryRepository } from '../store/directory.js';
 import type { SessionRepository } from '../store/sessions.js';
 import type { Actor, ImportResult } from '../store/store.js';
 
@@ -36,13 +37,16 @@ function refusal(name: string, { badLines, firstBadLines }: SessionFileReport): 
  * the refusal (its path, or the uploaded file's name).
  */
 export async function importSessions(
-  sessions: Pick<SessionRepository, 'importSessionStream'>,
+  store: { sessions: Pick<SessionRepository, 'importSessionStream'>; directory: Pick<DirectoryRepository, 'getTest'> },
   input: { testId: string; path: string; name: string; format: SessionFileFormat; fileBytes: number },
   by: Actor,
   onProgress?: ImportFileOptions['onProgress'],
 ): Promise<{ testId: string } & ImportResult> {
   try {
-    const result = await importSessionFile(sessions, input.testId, input.path, input.format, by, {
+    // Details are checked against the test's plan (an unknown test is refused by the store).
+    const plan = (await store.directory.getTest(input.testId))?.plan ?? null;
+    const result = await importSessionFile(store.sessions, input.testId, input.path, input.format, by, {
+      plan,
       limit: MAX_REPORTED_BAD_LINES,
       fileBytes: input.fileBytes,
       batchSize: IMPORT_BATCH,

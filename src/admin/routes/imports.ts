@@ -65,7 +65,7 @@ export function registerImportRoutes(app: FastifyInstance, deps: OperationDeps):
         await pipeline(part.file, createWriteStream(path, { mode: 0o600 }));
         if (part.file.truncated) throw new AdminProblem(413, 'too-large', `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB.`);
         const fileBytes = part.file.bytesRead;
-        return await importSessions(deps.store.sessions, { testId, path, name, format, fileBytes }, caller);
+        return await importSessions(deps.store, { testId, path, name, format, fileBytes }, caller);
       } catch (err) {
         if (err instanceof RefusedSessionFile) throw adminProblems.invalid(err.message, err.lines);
         throw err;
