@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+/** Where `npm run build` writes the console (scripts/build-console.mjs); the same from src/ and dist/. */
+export const CONSOLE_BUILD_DIR = fileURLToPath(new URL('../../dist/console/', import.meta.url));
+
+/** The console's page and assets; the admin API lives beside it on the same listener. */
+export const CONSOLE_ASSET_PREFIX = '/console/';
+
+/**
+ * The console handles passwords, TOTP codes and client secrets, so it may run only the bundle
+ * this server serves (no inline script or style, no eval), talk only to this origin, and never
+ * be framed. Trusted Types: no script may turn a string into HTML (preact builds the DOM node
+ * by node, so nothing needs a policy).
+ */
+export const CONSOLE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "media-src 'self'",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "require-trusted-types-for 'script'",
+  "trusted-types 'none'",
+].join('; ');
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy': CONSOLE_CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
+const NOT_BUILT = 'The admin console has not been built. Run `npm run build` (it bundles src/admin/console/ into dist/console/), then restart the server.\n';
+
+/**
+ * The web console at `/` of the admin listener: its one page (hash-routed), and its
+ * content-hashed script and stylesheet under /console/, cached for a year. Everything is
+ * served by this server, so the console works offline.
+ */
+export async function registerAdminConsole(app: FastifyInstance, options: { buildDir?: string } = {}): Promise<void> {
+  const buildDir = options.buildDir ?? CONSOLE_BUILD_DIR;
+  let page: string | undefined;
+  try {
+    page = readFileSync(`${buildDir}/index.html`, 'utf8');
+  } catch {
+    app.log.warn({ buildDir }, 'the admin console is not built: `/` of the admin listener explains how to build it');
+  }
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', (_request, reply, done) => {
+      reply.headers(SECURITY_HEADERS);
+      done();
+    });
+    scope.get('/', { schema: { hide: true } }, (_request, reply) => {
+      // The page names the current asset hashes: revalidate it, cache the assets.
+      reply.header('cache-control', 'no-cache');
+      if (page === undefined) return reply.code(503).header('retry-after', '60').type('text/plain; charset=utf-8').send(NOT_BUILT);
+      return reply.type('text/html; charset=utf-8').send(page);
+    });
+    if (page !== undefined) {
+      await scope.register(fastifyStatic, {
+        root: buildDir,
+        prefix: CONSOLE_ASSET_PREFIX,
+        index: false,
+        decorateReply: false,
+        immutable: true,
+        maxAge: '365d',
+        schemaHide: true,
+      });
+    }
+  });
+}

@@ -1,0 +1,153 @@
+import type { ComponentChildren } from 'preact';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { ApiError, setCsrfToken } from './api.js';
+import { adminApi, type Me } from './admin-api.js';
+import { href, useRoute, type Route } from './router.js';
+import { SessionContext, type AdminRole, type SignedIn } from './session.js';
+import { ErrorMessage, Page } from './ui.js';
+import { SignInPage } from './pages/sign-in.js';
+import { SetupPage } from './pages/setup.js';
+import { pageFor, NAVIGATION } from './pages/index.js';
+
+type SessionState = { kind: 'checking' } | { kind: 'signed-out' } | { kind: 'signed-in'; me: Me } | { kind: 'unreachable'; error: unknown };
+
+/** The console: who is signed in decides between the sign-in pages and the shell. */
+export function App() {
+  const route = useRoute();
+  const [session, setSession] = useState<SessionState>({ kind: 'checking' });
+
+  const adopt = useCallback((me: Me) => {
+    setCsrfToken(me.csrfToken);
+    setSession({ kind: 'signed-in', me });
+  }, []);
+
+  const check = useCallback(() => {
+    adminApi.me().then(adopt, (error: unknown) => {
+      if (error instanceof ApiError && error.status === 401) setSession({ kind: 'signed-out' });
+      else setSession({ kind: 'unreachable', error });
+    });
+  }, [adopt]);
+
+  useEffect(check, [check]);
+
+  // Any 401 later (the session expired, or was signed out elsewhere) returns to the sign-in form.
+  useEffect(() => {
+    const onExpired = () => setSession({ kind: 'signed-out' });
+    addEventListener('admin-session-expired', onExpired);
+    return () => removeEventListener('admin-session-expired', onExpired);
+  }, []);
+
+  if (route.segments[0] === 'setup') {
+    return (
+      <Frame>
+        <SetupPage route={route} onSignedIn={adopt} />
+      </Frame>
+    );
+  }
+  switch (session.kind) {
+    case 'checking':
+      return (
+        <Frame>
+          <p class="loading">Loading…</p>
+        </Frame>
+      );
+    case 'unreachable':
+      return (
+        <Frame>
+          <Page title="Admin console unavailable">
+            <ErrorMessage error={session.error} />
+            <button type="button" onClick={check}>
+              Try again
+            </button>
+          </Page>
+        </Frame>
+      );
+    case 'signed-out':
+      return (
+        <Frame>
+          <SignInPage onSignedIn={adopt} />
+        </Frame>
+      );
+    case 'signed-in': {
+      const signedIn: SignedIn = {
+        email: session.me.email,
+        role: session.me.role,
+        signOut: async () => {
+          await adminApi.signOut().catch(() => undefined);
+          setCsrfToken(undefined);
+          setSession({ kind: 'signed-out' });
+          location.hash = '#/';
+        },
+      };
+      return (
+        <SessionContext.Provider value={signedIn}>
+          <Shell route={route} signedIn={signedIn} />
+        </SessionContext.Provider>
+      );
+    }
+  }
+}
+
+/** The page frame before sign-in: the product's name and one main region. */
+function Frame({ children }: { children: ComponentChildren }) {
+  return (
+    <>
+      <header class="top-bar">
+        <span class="brand">results-api admin</span>
+      </header>
+      <main id="main" class="narrow">
+        {children}
+      </main>
+    </>
+  );
+}
+
+/** Skip link, header with the signed-in admin, navigation for their role, and the page. */
+function Shell({ route, signedIn }: { route: Route; signedIn: SignedIn }) {
+  const section = route.segments[0] ?? '';
+  const items = NAVIGATION.filter((item) => item.roles.includes(signedIn.role));
+  return (
+    <>
+      <a class="skip-link" href="#main" onClick={skipToMain}>
+        Skip to content
+      </a>
+      <header class="top-bar">
+        <span class="brand">results-api admin</span>
+        <span class="who">
+          <span>
+            {signedIn.email} <span class="role">({roleName(signedIn.role)})</span>
+          </span>
+          <button type="button" onClick={() => void signedIn.signOut()}>
+            Sign out
+          </button>
+        </span>
+      </header>
+      <div class="layout">
+        <nav aria-label="Console" class="side-nav">
+          <ul>
+            {items.map((item) => (
+              <li key={item.path}>
+                <a href={href(`/${item.path}`)} aria-current={item.path === section ? 'page' : undefined}>
+                  {item.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main id="main" tabIndex={-1}>
+          {pageFor(route, signedIn.role, items[0]?.path)}
+        </main>
+      </div>
+    </>
+  );
+}
+
+/** The skip link must not change the hash (that is the router's); it moves the focus instead. */
+function skipToMain(event: MouseEvent): void {
+  event.preventDefault();
+  document.getElementById('main')?.focus();
+}
+
+export function roleName(role: AdminRole): string {
+  return role === 'account-admin' ? 'account admin' : role;
+}

@@ -1,0 +1,73 @@
+import { useState } from 'preact/hooks';
+import { adminApi, type Me } from '../admin-api.js';
+import type { Route } from '../router.js';
+import { ErrorMessage, Field, Page, useAction } from '../ui.js';
+
+/** The server's rule, repeated only to say it before the first attempt (the server enforces it). */
+const MIN_PASSWORD_LENGTH = 12;
+
+/**
+ * First sign-in: the one-time setup link (`#/setup?token=…`, printed by `results-api admins
+ * create`) lets the new admin choose a password, and signs them in.
+ */
+export function SetupPage({ route, onSignedIn }: { route: Route; onSignedIn: (me: Me) => void }) {
+  const token = route.params.get('token') ?? route.segments[1] ?? '';
+  const [password, setPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const { act, busy, error, setError } = useAction(async () => {
+    if (password !== repeat) {
+      setError(new Error('The two passwords differ: type the same password twice.'));
+      return;
+    }
+    const me = await adminApi.setup({ token, password });
+    // Leave the token out of the address bar and the history.
+    history.replaceState(null, '', '#/');
+    onSignedIn(me);
+  });
+  if (!token) {
+    return (
+      <Page title="Set up your account">
+        <ErrorMessage error="This setup link has no token. Open the whole link you were sent, or ask an operator for a new one." />
+      </Page>
+    );
+  }
+  return (
+    <Page title="Set up your account">
+      <p>Choose the password you will sign in with. The link works once.</p>
+      <form
+        class="stack"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void act();
+        }}
+      >
+        <Field
+          label="New password"
+          type="password"
+          name="new-password"
+          autocomplete="new-password"
+          minLength={MIN_PASSWORD_LENGTH}
+          required
+          hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+          value={password}
+          onInput={(e) => setPassword(e.currentTarget.value)}
+        />
+        <Field
+          label="Repeat the password"
+          type="password"
+          name="repeat-password"
+          autocomplete="new-password"
+          required
+          value={repeat}
+          onInput={(e) => setRepeat(e.currentTarget.value)}
+        />
+        <ErrorMessage error={error} />
+        <div>
+          <button type="submit" disabled={busy}>
+            {busy ? 'Saving…' : 'Set password and sign in'}
+          </button>
+        </div>
+      </form>
+    </Page>
+  );
+}
