@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Where `npm run build` writes the console (scripts/build-console.mjs); the same from src/ and dist/. */
 export const CONSOLE_BUILD_DIR = fileURLToPath(new URL('../../dist/console/', import.meta.url));
+
+/** Addresses that answer with the console's page (its own routes are in the fragment). */
+export const CONSOLE_PAGES = ['/', '/setup'] as const;
 
 /** The console's page and assets; the admin API lives beside it on the same listener. */
 export const CONSOLE_ASSET_PREFIX = '/console/';
@@ -42,7 +45,7 @@ const SECURITY_HEADERS: Record<string, string> = {
 const NOT_BUILT = 'The admin console has not been built. Run `npm run build` (it bundles src/admin/console/ into dist/console/), then restart the server.\n';
 
 /**
- * The web console at `/` of the admin listener: its one page (hash-routed), and its
+ * The web console at `/` of the admin listener: its one page (hash-routed, also at `/setup`), and its
  * content-hashed script and stylesheet under /console/, cached for a year. Everything is
  * served by this server, so the console works offline.
  */
@@ -59,12 +62,14 @@ export async function registerAdminConsole(app: FastifyInstance, options: { buil
       reply.headers(SECURITY_HEADERS);
       done();
     });
-    scope.get('/', { schema: { hide: true } }, (_request, reply) => {
+    const sendPage = (_request: FastifyRequest, reply: FastifyReply) => {
       // The page names the current asset hashes: revalidate it, cache the assets.
       reply.header('cache-control', 'no-cache');
       if (page === undefined) return reply.code(503).header('retry-after', '60').type('text/plain; charset=utf-8').send(NOT_BUILT);
       return reply.type('text/html; charset=utf-8').send(page);
-    });
+    };
+    // `/setup` is where setup links point (`/setup#token=…`); the console reads the fragment.
+    for (const path of CONSOLE_PAGES) scope.get(path, { schema: { hide: true } }, sendPage);
     if (page !== undefined) {
       await scope.register(fastifyStatic, {
         root: buildDir,

@@ -1,21 +1,163 @@
 /**
  * The admin API as the console calls it: one function per route, every path written once.
- * Routes and shapes: docs/ADMIN-API.md.
+ * Routes and shapes: docs/ADMIN-API.md (and the listener's /admin/api/openapi.json).
  */
-import { del, get, post } from './api.js';
+import { del, get, post, query } from './api.js';
 import type { AdminRole } from './session.js';
 
 export const ADMIN_API = '/admin/api';
 
-export interface Me {
+export interface AdminView {
+  id: string;
   email: string;
   role: AdminRole;
-  csrfToken: string;
+  passwordSet: boolean;
+  totpEnabled: boolean;
+  createdAt: string;
+}
+
+export interface Me {
+  admin: AdminView;
+  /** The workspaces an account admin administers. */
+  workspaces: string[];
+  csrfToken: string | null;
 }
 
 export const adminApi = {
   me: () => get<Me>(`${ADMIN_API}/me`),
-  signIn: (body: { email: string; password: string; totp?: string }) => post<Me>(`${ADMIN_API}/session`, body),
-  signOut: () => del<void>(`${ADMIN_API}/session`),
-  setup: (body: { token: string; password: string }) => post<Me>(`${ADMIN_API}/setup`, body),
+  signIn: (body: { email: string; password: string; totpCode?: string }) => post<Me>(`${ADMIN_API}/sign-in`, body),
+  signOut: () => post<void>(`${ADMIN_API}/sign-out`),
+  setup: (body: { token: string; password: string }) => post<AdminView>(`${ADMIN_API}/setup`, body),
+  startTotp: () => post<{ secret: string; uri: string }>(`${ADMIN_API}/me/totp`),
+  confirmTotp: (code: string) => post<{ totpEnabled: true }>(`${ADMIN_API}/me/totp/confirm`, { code }),
+};
+
+export interface Workspace {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+export interface Member {
+  workspaceId: string;
+  email: string;
+  addedAt: string;
+}
+export interface ApiUser {
+  id: string;
+  email: string;
+  status: 'active' | 'disabled';
+  createdAt: string;
+}
+export interface Credential {
+  clientId: string;
+  email: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  activeSecrets: number;
+}
+/** What the API user needs with a new secret: where to get tokens, and from which server. */
+export interface WhereToUse {
+  authorizationServerId: string;
+  tokenUrl: string;
+  defaultTokenUrl?: string;
+  baseUrl?: string;
+}
+export type IssuedSecret = WhereToUse & { clientId: string; clientSecret: string; email: string };
+export interface Test {
+  id: string;
+  workspaceId: string;
+  title: string;
+  productType: string;
+  createdAt: string;
+  sessionCount: number;
+}
+export interface Session {
+  sessionId: string;
+  testId: string;
+  audienceId: string | null;
+  status: string;
+  startTime: string;
+  finishTime: string | null;
+}
+export interface SessionPage {
+  sessions: Session[];
+  /** Opaque; present when there are more sessions after this page. */
+  next?: string | null;
+}
+export interface ImportReport {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+export interface BadLine {
+  line: number;
+  message: string;
+}
+/** A refused import's body: how many lines were bad, and the first of them. */
+export interface BadFileReport {
+  badLines: number;
+  firstBadLines: BadLine[];
+}
+export interface SigningKey {
+  kid: string;
+  alg: string;
+  createdAt: string;
+  retiredAt: string | null;
+}
+export interface AuditEvent {
+  id: number;
+  at: string;
+  actor: string;
+  action: string;
+  subject: string;
+  details: Record<string, unknown>;
+}
+export interface AuditFilter {
+  since?: string;
+  action?: string;
+  actor?: string;
+  subject?: string;
+  limit?: number;
+}
+
+const enc = encodeURIComponent;
+
+export const workspacesApi = {
+  list: () => get<Workspace[]>(`${ADMIN_API}/workspaces`),
+  create: (name: string) => post<Workspace>(`${ADMIN_API}/workspaces`, { name }),
+  members: (id: string) => get<Member[]>(`${ADMIN_API}/workspaces/${enc(id)}/members`),
+  addMember: (id: string, email: string) => post<Member>(`${ADMIN_API}/workspaces/${enc(id)}/members`, { email }),
+  removeMember: (id: string, email: string) => del<void>(`${ADMIN_API}/workspaces/${enc(id)}/members/${enc(email)}`),
+};
+
+export const usersApi = {
+  list: () => get<ApiUser[]>(`${ADMIN_API}/users`),
+  create: (email: string) => post<ApiUser>(`${ADMIN_API}/users`, { email }),
+  setStatus: (email: string, status: 'active' | 'disabled') => post<ApiUser>(`${ADMIN_API}/users/${enc(email)}/${status === 'active' ? 'enable' : 'disable'}`),
+};
+
+export const credentialsApi = {
+  list: (email?: string) => get<Credential[]>(`${ADMIN_API}/credentials${query({ email })}`),
+  issue: (email: string) => post<IssuedSecret>(`${ADMIN_API}/credentials`, { email }),
+  rotate: (clientId: string) => post<IssuedSecret & { previousSecretExpiresAt: string | null }>(`${ADMIN_API}/credentials/${enc(clientId)}/rotate`),
+  revoke: (clientId: string) => post<Credential>(`${ADMIN_API}/credentials/${enc(clientId)}/revoke`),
+};
+
+export const testsApi = {
+  list: (workspaceId?: string) => get<Test[]>(`${ADMIN_API}/tests${query({ workspaceId })}`),
+  get: (id: string) => get<Test>(`${ADMIN_API}/tests/${enc(id)}`),
+  sessions: (id: string, params: { status?: string; limit: number; after?: string }) =>
+    get<SessionPage>(`${ADMIN_API}/tests/${enc(id)}/sessions${query(params)}`),
+  session: (testId: string, sessionId: string) => get<Session>(`${ADMIN_API}/tests/${enc(testId)}/sessions/${enc(sessionId)}`),
+  importUrl: (id: string) => `${ADMIN_API}/tests/${enc(id)}/sessions/import`,
+};
+
+export const keysApi = {
+  list: () => get<SigningKey[]>(`${ADMIN_API}/keys`),
+  rotate: () => post<SigningKey>(`${ADMIN_API}/keys/rotate`),
+};
+
+export const auditApi = {
+  list: (filter: AuditFilter) => get<AuditEvent[]>(`${ADMIN_API}/audit${query({ ...filter })}`),
 };

@@ -18,6 +18,9 @@ export class ApiError extends Error {
   }
 }
 
+/** Dispatched on `window` when the server no longer knows the session: the console returns to sign-in. */
+export const SESSION_EXPIRED = 'admin-session-expired';
+
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 let csrfToken: string | undefined;
 
@@ -47,8 +50,9 @@ export function refusalMessage(status: number, body: unknown): string {
 
 function errorCode(body: unknown): string | undefined {
   if (!body || typeof body !== 'object') return undefined;
-  const { code, error } = body as { code?: unknown; error?: unknown };
-  if (typeof code === 'string') return code;
+  // RFC 9457 problems name their code in `type` (urn:results-api:admin:<code>); OAuth errors in `error`.
+  const { type, error } = body as { type?: unknown; error?: unknown };
+  if (typeof type === 'string') return type.slice(type.lastIndexOf(':') + 1);
   return typeof error === 'string' ? error : undefined;
 }
 
@@ -76,6 +80,7 @@ export async function request<T>(method: string, path: string, body?: unknown): 
     throw new ApiError(0, 'The server could not be reached. Check your connection and try again.');
   }
   const parsed = await parseBody(response);
+  if (response.status === 401 && errorCode(parsed) === 'unauthenticated') dispatchEvent(new Event(SESSION_EXPIRED));
   if (!response.ok) throw new ApiError(response.status, refusalMessage(response.status, parsed), errorCode(parsed), parsed);
   return parsed as T;
 }

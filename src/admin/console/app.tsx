@@ -1,12 +1,12 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { ApiError, setCsrfToken } from './api.js';
+import { ApiError, SESSION_EXPIRED, setCsrfToken } from './api.js';
 import { adminApi, type Me } from './admin-api.js';
 import { href, useRoute, type Route } from './router.js';
 import { SessionContext, type AdminRole, type SignedIn } from './session.js';
 import { ErrorMessage, Page } from './ui.js';
 import { SignInPage } from './pages/sign-in.js';
-import { SetupPage } from './pages/setup.js';
+import { SETUP_PATH, SetupPage } from './pages/setup.js';
 import { pageFor, NAVIGATION } from './pages/index.js';
 
 type SessionState = { kind: 'checking' } | { kind: 'signed-out' } | { kind: 'signed-in'; me: Me } | { kind: 'unreachable'; error: unknown };
@@ -17,7 +17,7 @@ export function App() {
   const [session, setSession] = useState<SessionState>({ kind: 'checking' });
 
   const adopt = useCallback((me: Me) => {
-    setCsrfToken(me.csrfToken);
+    setCsrfToken(me.csrfToken ?? undefined);
     setSession({ kind: 'signed-in', me });
   }, []);
 
@@ -33,14 +33,15 @@ export function App() {
   // Any 401 later (the session expired, or was signed out elsewhere) returns to the sign-in form.
   useEffect(() => {
     const onExpired = () => setSession({ kind: 'signed-out' });
-    addEventListener('admin-session-expired', onExpired);
-    return () => removeEventListener('admin-session-expired', onExpired);
+    addEventListener(SESSION_EXPIRED, onExpired);
+    return () => removeEventListener(SESSION_EXPIRED, onExpired);
   }, []);
 
-  if (route.segments[0] === 'setup') {
+  // The setup link `results-api admins create` prints: /setup#token=… (the token never reaches a server log).
+  if (location.pathname === SETUP_PATH) {
     return (
       <Frame>
-        <SetupPage route={route} onSignedIn={adopt} />
+        <SetupPage onSignedIn={adopt} />
       </Frame>
     );
   }
@@ -70,8 +71,9 @@ export function App() {
       );
     case 'signed-in': {
       const signedIn: SignedIn = {
-        email: session.me.email,
-        role: session.me.role,
+        email: session.me.admin.email,
+        role: session.me.admin.role,
+        workspaces: session.me.workspaces,
         signOut: async () => {
           await adminApi.signOut().catch(() => undefined);
           setCsrfToken(undefined);

@@ -7,6 +7,8 @@ export type AdminRole = 'operator' | 'support' | 'account-admin';
 export interface SignedIn {
   email: string;
   role: AdminRole;
+  /** For an account admin: the workspaces they administer. */
+  workspaces: string[];
   signOut(): Promise<void>;
 }
 

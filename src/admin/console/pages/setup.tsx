@@ -1,17 +1,21 @@
 import { useState } from 'preact/hooks';
 import { adminApi, type Me } from '../admin-api.js';
-import type { Route } from '../router.js';
 import { ErrorMessage, Field, Page, useAction } from '../ui.js';
+
+/** Where the setup link points: `/setup#token=…`. */
+export const SETUP_PATH = '/setup';
 
 /** The server's rule, repeated only to say it before the first attempt (the server enforces it). */
 const MIN_PASSWORD_LENGTH = 12;
 
+const tokenOfLink = (): string => new URLSearchParams(location.hash.slice(1)).get('token') ?? '';
+
 /**
- * First sign-in: the one-time setup link (`#/setup?token=…`, printed by `results-api admins
- * create`) lets the new admin choose a password, and signs them in.
+ * First sign-in: the one-time setup link printed by `results-api admins create` lets the new
+ * admin choose a password; the console then signs them in with it.
  */
-export function SetupPage({ route, onSignedIn }: { route: Route; onSignedIn: (me: Me) => void }) {
-  const token = route.params.get('token') ?? route.segments[1] ?? '';
+export function SetupPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
+  const [token] = useState(tokenOfLink);
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
   const { act, busy, error, setError } = useAction(async () => {
@@ -19,9 +23,10 @@ export function SetupPage({ route, onSignedIn }: { route: Route; onSignedIn: (me
       setError(new Error('The two passwords differ: type the same password twice.'));
       return;
     }
-    const me = await adminApi.setup({ token, password });
-    // Leave the token out of the address bar and the history.
-    history.replaceState(null, '', '#/');
+    const admin = await adminApi.setup({ token, password });
+    const me = await adminApi.signIn({ email: admin.email, password });
+    // The used token leaves the address bar and the history.
+    history.replaceState(null, '', '/#/');
     onSignedIn(me);
   });
   if (!token) {

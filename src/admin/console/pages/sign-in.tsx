@@ -11,9 +11,9 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const [needsCode, setNeedsCode] = useState(false);
   const { act, busy, error, setError } = useAction(async () => {
     try {
-      onSignedIn(await adminApi.signIn({ email, password, ...(needsCode ? { totp } : {}) }));
+      onSignedIn(await adminApi.signIn({ email, password, ...(needsCode ? { totpCode: totp } : {}) }));
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'totp_required') {
+      if (err instanceof ApiError && err.code === 'totp-required') {
         setNeedsCode(true);
         setError(undefined);
         return;

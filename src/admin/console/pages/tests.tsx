@@ -1,0 +1,161 @@
+import { useState } from 'preact/hooks';
+import { testsApi, workspacesApi, type Session } from '../admin-api.js';
+import { href, navigate, type Route } from '../router.js';
+import { LoadedView, Page, Pager, SelectField, formatTime, useLoad } from '../ui.js';
+import { SessionPage } from './session.js';
+
+const PAGE_SIZE = 25;
+/** The statuses a session can have (the Results API's `status` values). */
+const STATUSES = ['completed', 'in_progress', 'abandoned'] as const;
+
+export function TestsPage({ route }: { route: Route }) {
+  const [, testId, sub, sessionId] = route.segments;
+  if (testId && sub === 'sessions' && sessionId) return <SessionPage testId={testId} sessionId={sessionId} />;
+  if (testId) return <TestPage id={testId} status={route.params.get('status') ?? ''} />;
+  return <TestList workspaceId={route.params.get('workspace') ?? ''} />;
+}
+
+function TestList({ workspaceId }: { workspaceId: string }) {
+  const workspaces = useLoad(() => workspacesApi.list(), []);
+  const tests = useLoad(() => testsApi.list(workspaceId || undefined), [workspaceId]);
+  const names = new Map((workspaces.data ?? []).map((w) => [w.id, w.name]));
+  return (
+    <Page title="Tests">
+      <div class="filters">
+        <SelectField
+          label="Workspace"
+          value={workspaceId}
+          options={[['', 'All workspaces'], ...(workspaces.data ?? []).map((w) => [w.id, w.name] as const)]}
+          onChange={(e) => navigate('/tests', { workspace: e.currentTarget.value })}
+        />
+      </div>
+      <LoadedView loaded={tests}>
+        {(list) =>
+          list.length === 0 ? (
+            <p class="empty">No tests{workspaceId ? ' in this workspace' : ''}.</p>
+          ) : (
+            <table>
+              <caption>{list.length === 1 ? '1 test' : `${list.length} tests`}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Title</th>
+                  <th scope="col">Workspace</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">Sessions</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((t) => (
+                  <tr key={t.id}>
+                    <td>
+                      <a href={href(`/tests/${t.id}`)}>{t.title}</a>
+                    </td>
+                    <td>{names.get(t.workspaceId) ?? <span class="mono">{t.workspaceId}</span>}</td>
+                    <td>{t.productType}</td>
+                    <td>{t.sessionCount}</td>
+                    <td>{formatTime(t.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </LoadedView>
+    </Page>
+  );
+}
+
+/** A test and its sessions, a page at a time (cursor paging), filtered by status. */
+function TestPage({ id, status }: { id: string; status: string }) {
+  const test = useLoad(() => testsApi.get(id), [id]);
+  // cursors[n] starts page n + 1; the first page has none.
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const page = cursors.length;
+  const sessions = useLoad(
+    () => testsApi.sessions(id, { status: status || undefined, limit: PAGE_SIZE, after: cursors[cursors.length - 1] }),
+    [id, status, cursors],
+  );
+  const onPage = (wanted: number) => {
+    if (wanted < page) setCursors(cursors.slice(0, wanted));
+    else if (sessions.data?.next) setCursors([...cursors, sessions.data.next]);
+  };
+  return (
+    <Page title={test.data ? `Test ${test.data.title}` : 'Test'}>
+      <p class="breadcrumb">
+        <a href={href('/tests')}>All tests</a>
+      </p>
+      <LoadedView loaded={test}>
+        {(t) => (
+          <dl class="details">
+            <dt>Id</dt>
+            <dd class="mono">{t.id}</dd>
+            <dt>Workspace</dt>
+            <dd>
+              <a href={href(`/workspaces/${t.workspaceId}`)} class="mono">
+                {t.workspaceId}
+              </a>
+            </dd>
+            <dt>Kind</dt>
+            <dd>{t.productType}</dd>
+            <dt>Sessions</dt>
+            <dd>{t.sessionCount}</dd>
+            <dt>Created</dt>
+            <dd>{formatTime(t.createdAt)}</dd>
+          </dl>
+        )}
+      </LoadedView>
+      <h2 id="sessions-heading">Sessions</h2>
+      <div class="filters">
+        <SelectField
+          label="Status"
+          value={status}
+          options={[['', 'Any status'], ...STATUSES.map((s) => [s, s.replace('_', ' ')] as const)]}
+          onChange={(e) => {
+            setCursors([undefined]);
+            navigate(`/tests/${id}`, { status: e.currentTarget.value });
+          }}
+        />
+        <a href={href('/imports', { test: id })}>Import sessions into this test</a>
+      </div>
+      <LoadedView loaded={sessions}>
+        {(result) => (
+          <>
+            <SessionTable testId={id} sessions={result.sessions} />
+            <Pager label="Sessions" page={page} hasNext={Boolean(result.next)} onPage={onPage} />
+          </>
+        )}
+      </LoadedView>
+    </Page>
+  );
+}
+
+function SessionTable({ testId, sessions }: { testId: string; sessions: Session[] }) {
+  if (sessions.length === 0) return <p class="empty">No sessions match.</p>;
+  return (
+    <table aria-labelledby="sessions-heading">
+      <thead>
+        <tr>
+          <th scope="col">Session</th>
+          <th scope="col">Status</th>
+          <th scope="col">Started</th>
+          <th scope="col">Finished</th>
+        </tr>
+      </thead>
+      <tbody>
+        {sessions.map((s) => (
+          <tr key={s.sessionId}>
+            <td>
+              <a class="mono" href={href(`/tests/${testId}/sessions/${s.sessionId}`)}>
+                {s.sessionId}
+              </a>
+            </td>
+            <td>{s.status}</td>
+            <td>{formatTime(s.startTime)}</td>
+            <td>{formatTime(s.finishTime)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
