@@ -20,6 +20,14 @@ export const AUDIT_ACTIONS = [
   'sessions.import',
   'key.add',
   'token.revoke',
+  'admin.create',
+  'admin.setup_link',
+  'admin.setup',
+  'admin.sign_in',
+  'admin.sign_out',
+  'admin.totp_enable',
+  'admin.assign',
+  'admin.unassign',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { LocalChangeFeed, type ChangeFeed } from '../changes/change-feed.js';
 import type { Clock } from '../clock.js';
 import type { SharedRedis } from '../redis/shared-redis.js';
+import { AdminRepository } from './admins.js';
 import { AuditLog } from './audit-log.js';
 import { CredentialRepository } from './credentials.js';
 import type { Announce, Database } from './database.js';
@@ -24,6 +25,7 @@ export interface Store {
   readonly revocations: TokenRevocationRepository;
   readonly audit: AuditLog;
   readonly settings: SettingsRepository;
+  readonly admins: AdminRepository;
 }
 
 export interface OpenStoreOptions {
@@ -62,6 +64,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions):
     revocations: new TokenRevocationRepository(database, clock),
     audit: new AuditLog(database, clock),
     settings: new SettingsRepository(database),
+    admins: new AdminRepository(database, clock),
   };
 }
 

@@ -129,4 +129,42 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
        WHERE upper(product_type) IN ('SURVEY', 'LIVE_CONVERSATION', 'NON_THINK_OUT_LOUD', 'THINK_OUT_LOUD');
     `,
   },
+  {
+    // Admin accounts of the admin API and console (issue 17): roles, passwords hashed with
+    // scrypt (the parameters stored with the hash), optional TOTP, one-time setup links (only a
+    // hash is kept), server-side sessions (only a hash of the cookie), the workspaces each
+    // account admin administers, and the admin API's own client credentials.
+    version: 8,
+    sql: `
+      CREATE TABLE admins (
+        id TEXT PRIMARY KEY,
+        email TEXT NOT NULL,
+        email_key TEXT NOT NULL UNIQUE,
+        role TEXT NOT NULL CHECK (role IN ('operator', 'support', 'account-admin')),
+        password_hash TEXT,
+        totp_secret TEXT,
+        totp_pending_secret TEXT,
+        totp_last_step INTEGER,
+        setup_token_hash TEXT UNIQUE,
+        setup_expires_at INTEGER,
+        created_at INTEGER NOT NULL
+      ) STRICT;
+
+      CREATE TABLE admin_sessions (
+        id_hash TEXT PRIMARY KEY,
+        admin_id TEXT NOT NULL REFERENCES admins (id),
+        csrf_token TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX admin_sessions_by_admin ON admin_sessions (admin_id);
+
+      CREATE TABLE admin_workspaces (
+        admin_id TEXT NOT NULL REFERENCES admins (id),
+        workspace_id TEXT NOT NULL REFERENCES workspaces (id),
+        assigned_at INTEGER NOT NULL,
+        PRIMARY KEY (admin_id, workspace_id)
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
 ];

@@ -1,0 +1,16 @@
+/** How long the admin listener's credentials live, and how sign-in is throttled. */
+
+/** A setup link works once, within a day of being printed. */
+export const SETUP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** A console session ends eight hours after sign-in (a working day), whatever happens in between. */
+export const SESSION_TTL_SECONDS = 8 * 60 * 60;
+
+/**
+ * Failed sign-ins counted per account (whoever tries) and per source address (whatever
+ * account), in fixed 15-minute windows: a guesser gets 5 tries at one account and 20 across
+ * accounts per window, and the owner of an account under attack waits at most a window.
+ */
+export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
+export const SIGN_IN_FAILURES_PER_ACCOUNT = 5;
+export const SIGN_IN_FAILURES_PER_ADDRESS = 20;
