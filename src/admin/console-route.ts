@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ADMIN_CSP, type AdminPlugin } from './app.js';
 
 /** Where `npm run build` writes the console (scripts/build-console.mjs); the same from src/ and dist/. */
 export const CONSOLE_BUILD_DIR = fileURLToPath(new URL('../../dist/console/', import.meta.url));
@@ -13,36 +14,16 @@ export const CONSOLE_PAGES = ['/', '/setup'] as const;
 export const CONSOLE_ASSET_PREFIX = '/console/';
 
 /**
- * The console handles passwords, TOTP codes and client secrets, so it may run only the bundle
- * this server serves (no inline script or style, no eval), talk only to this origin, and never
- * be framed. Trusted Types: no script may turn a string into HTML (preact builds the DOM node
- * by node, so nothing needs a policy).
+ * The listener's policy (no inline script or style, this origin only, never framed), plus
+ * Trusted Types for the console's page: no script may turn a string into HTML (preact builds
+ * the DOM node by node, so nothing needs a policy), which closes the DOM-XSS sinks too.
  */
-export const CONSOLE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "media-src 'self'",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "require-trusted-types-for 'script'",
-  "trusted-types 'none'",
-].join('; ');
-
-const SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy': CONSOLE_CSP,
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'x-frame-options': 'DENY',
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-};
+export const CONSOLE_CSP = `${ADMIN_CSP}; require-trusted-types-for 'script'; trusted-types 'none'`;
 
 const NOT_BUILT = 'The admin console has not been built. Run `npm run build` (it bundles src/admin/console/ into dist/console/), then restart the server.\n';
+
+/** The console as an admin-listener plugin (`listenForAdmin(runtime, log, [adminConsole])`). */
+export const adminConsole: AdminPlugin = (app) => registerAdminConsole(app);
 
 /**
  * The web console at `/` of the admin listener: its one page (hash-routed, also at `/setup`), and its
@@ -58,8 +39,9 @@ export async function registerAdminConsole(app: FastifyInstance, options: { buil
     app.log.warn({ buildDir }, 'the admin console is not built: `/` of the admin listener explains how to build it');
   }
   await app.register(async (scope) => {
+    // The listener's own hook has set its headers (nosniff, no-referrer, DENY, the CSP); the console's CSP is stricter.
     scope.addHook('onRequest', (_request, reply, done) => {
-      reply.headers(SECURITY_HEADERS);
+      reply.header('content-security-policy', CONSOLE_CSP);
       done();
     });
     const sendPage = (_request: FastifyRequest, reply: FastifyReply) => {

@@ -28,7 +28,10 @@ export function App() {
     });
   }, [adopt]);
 
-  useEffect(check, [check]);
+  // The setup page needs no session (and has none yet).
+  useEffect(() => {
+    if (location.pathname !== SETUP_PATH) check();
+  }, [check]);
 
   // Any 401 later (the session expired, or was signed out elsewhere) returns to the sign-in form.
   useEffect(() => {

@@ -38,3 +38,9 @@ export function useRoute(): Route {
   }, []);
   return route;
 }
+
+/** Replaces the address without a history entry (a used setup token must not stay in it), and re-routes. */
+export function replaceAddress(url: string): void {
+  history.replaceState(null, '', url);
+  dispatchEvent(new HashChangeEvent('hashchange'));
+}

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { adminApi, type Me } from '../admin-api.js';
+import { replaceAddress } from '../router.js';
 import { ErrorMessage, Field, Page, useAction } from '../ui.js';
 
 /** Where the setup link points: `/setup#token=…`. */
@@ -26,7 +27,7 @@ export function SetupPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
     const admin = await adminApi.setup({ token, password });
     const me = await adminApi.signIn({ email: admin.email, password });
     // The used token leaves the address bar and the history.
-    history.replaceState(null, '', '/#/');
+    replaceAddress('/#/');
     onSignedIn(me);
   });
   if (!token) {

@@ -1,0 +1,111 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildAdminApp } from '../../src/admin/app.js';
+import { adminConsole } from '../../src/admin/console-route.js';
+import { createAdminWithLink } from '../../src/admin/setup-links.js';
+import { freePort } from '../helpers/net.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { CHROMIUM, haveChromium, openConsoleBrowser, type ConsoleBrowser } from './console-browser.js';
+
+const IN_CI = process.env.CI === 'true';
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PASSWORD = 'a long enough console password';
+
+if (!haveChromium && !IN_CI) {
+  console.warn(`\n⚠ SKIPPED test/admin/console.test.ts: no Chromium at ${CHROMIUM}. Install it with \`apt-get install -y chromium\`.\n`);
+}
+
+/**
+ * The support journeys of issue 17 in a real browser against the real admin listener (its API
+ * and the console bundle `npm run build` makes), in order: each step starts where the last ended.
+ */
+describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium', { timeout: 120_000 }, () => {
+  let t: TestApp;
+  let admin: FastifyInstance;
+  let adminUrl: string;
+  let browser: ConsoleBrowser;
+  const email = `ops-${Date.now()}@example.com`;
+
+  beforeAll(async () => {
+    if (!haveChromium) throw new Error(`Chromium not found at ${CHROMIUM}; .ci/run installs the Debian package chromium.`);
+    // The bundle under test is the one built from this checkout's console sources.
+    execFileSync(process.execPath, ['scripts/build-console.mjs'], { cwd: ROOT, stdio: 'pipe' });
+    const port = await freePort();
+    adminUrl = `http://127.0.0.1:${port}`;
+    t = await startTestApp({ env: { ADMIN_PORT: '0', ADMIN_URL: adminUrl } });
+    admin = await buildAdminApp({ ...t.runtime, logger: undefined }, [adminConsole]);
+    await admin.listen({ host: '127.0.0.1', port });
+    browser = await openConsoleBrowser(adminUrl);
+  });
+
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail') {
+      await browser?.screenshot(`failure-${task.name.replace(/\W+/g, '-').slice(0, 60)}`).catch(() => undefined);
+      console.error(`console problems: ${JSON.stringify(browser?.problems)}`);
+    }
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await admin?.close();
+    await t?.close();
+  });
+
+  /** Every page is checked the same way: no serious accessibility violation, nothing the CSP blocked, nothing off-host. */
+  async function checkPage(name: string): Promise<void> {
+    await browser.screenshot(name);
+    expect(await browser.accessibilityViolations()).toEqual([]);
+    expect(browser.problems).toEqual([]);
+  }
+
+  const heading = (name: string | RegExp) => browser.page.getByRole('heading', { level: 1, name });
+
+  it('serves the console with its strict policy: own scripts only, Trusted Types, never framed', async () => {
+    const response = await fetch(`${adminUrl}/`);
+    expect(response.status).toBe(200);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("require-trusted-types-for 'script'");
+    expect(csp).not.toContain('unsafe-inline');
+    const html = await response.text();
+    const script = /<script type="module" src="(\/console\/main-[A-Z0-9]+\.js)" integrity="sha384-/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(`${adminUrl}${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+  });
+
+  it('first sign-in: the setup link from `admins create` sets the password and signs in', async () => {
+    const { setupLink } = await createAdminWithLink(t.runtime, { email, role: 'operator' }, { actor: 'cli:test' });
+    expect(setupLink.startsWith(`${adminUrl}/setup#token=`)).toBe(true);
+    await browser.page.goto(setupLink);
+    await heading('Set up your account').waitFor();
+    await checkPage('setup');
+
+    await browser.page.getByLabel('New password').fill(PASSWORD);
+    await browser.page.getByLabel('Repeat the password').fill(PASSWORD);
+    await browser.page.getByRole('button', { name: 'Set password and sign in' }).click();
+    await heading('Workspaces').waitFor();
+    // The used token is gone from the address bar.
+    expect(browser.page.url()).toBe(`${adminUrl}/#/`);
+    await expect(browser.page.getByRole('banner').textContent()).resolves.toContain(email);
+    await checkPage('workspaces-empty');
+  });
+
+  it('signs out, and signs in again with the password', async () => {
+    await browser.page.getByRole('button', { name: 'Sign out' }).click();
+    await heading('Sign in').waitFor();
+    await browser.page.getByLabel('Email').fill(email);
+    await browser.page.getByLabel('Password').fill('not the password at all');
+    await browser.page.getByRole('button', { name: 'Sign in' }).click();
+    await browser.page.getByRole('alert').filter({ hasText: 'wrong' }).waitFor();
+    await checkPage('sign-in-refused');
+    await browser.page.getByLabel('Password').fill(PASSWORD);
+    await browser.page.getByRole('button', { name: 'Sign in' }).click();
+    await heading('Workspaces').waitFor();
+  });
+});
