@@ -51,6 +51,8 @@ export interface ApiUser {
 export interface Credential {
   clientId: string;
   email: string;
+  userId: string;
+  status: 'active' | 'revoked';
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -63,7 +65,14 @@ export interface WhereToUse {
   defaultTokenUrl?: string;
   baseUrl?: string;
 }
-export type IssuedSecret = WhereToUse & { clientId: string; clientSecret: string; email: string };
+export type IssuedCredential = WhereToUse & { clientId: string; clientSecret: string; email: string; createdAt: string };
+export interface RotatedCredential {
+  clientId: string;
+  clientSecret: string;
+  email: string;
+  rotatedAt: string;
+  previousSecretExpiresAt: string;
+}
 export interface Test {
   id: string;
   workspaceId: string;
@@ -71,6 +80,8 @@ export interface Test {
   productType: string;
   createdAt: string;
   sessionCount: number;
+  /** Sessions of each status (the Results API lists COMPLETE ones only). */
+  sessionsByStatus?: Record<string, number>;
 }
 export interface Session {
   sessionId: string;
@@ -104,6 +115,9 @@ export interface SigningKey {
   alg: string;
   createdAt: string;
   retiredAt: string | null;
+  /** active: signs new tokens; published: retired, still in the JWKS for tokens it signed; expired. */
+  state: 'active' | 'published' | 'expired';
+  publishedUntil: string | null;
 }
 export interface AuditEvent {
   id: number;
@@ -139,13 +153,13 @@ export const usersApi = {
 
 export const credentialsApi = {
   list: (email?: string) => get<Credential[]>(`${ADMIN_API}/credentials${query({ email })}`),
-  issue: (email: string) => post<IssuedSecret>(`${ADMIN_API}/credentials`, { email }),
-  rotate: (clientId: string) => post<IssuedSecret & { previousSecretExpiresAt: string | null }>(`${ADMIN_API}/credentials/${enc(clientId)}/rotate`),
-  revoke: (clientId: string) => post<Credential>(`${ADMIN_API}/credentials/${enc(clientId)}/revoke`),
+  issue: (email: string) => post<IssuedCredential>(`${ADMIN_API}/credentials`, { email }),
+  rotate: (clientId: string) => post<RotatedCredential>(`${ADMIN_API}/credentials/${enc(clientId)}/rotate`),
+  revoke: (clientId: string) => post<Credential & { alreadyRevoked: boolean }>(`${ADMIN_API}/credentials/${enc(clientId)}/revoke`),
 };
 
 export const testsApi = {
-  list: (workspaceId?: string) => get<Test[]>(`${ADMIN_API}/tests${query({ workspaceId })}`),
+  list: (workspaceId: string) => get<Test[]>(`${ADMIN_API}/workspaces/${enc(workspaceId)}/tests`),
   get: (id: string) => get<Test>(`${ADMIN_API}/tests/${enc(id)}`),
   sessions: (id: string, params: { status?: string; limit: number; after?: string }) =>
     get<SessionPage>(`${ADMIN_API}/tests/${enc(id)}/sessions${query(params)}`),
@@ -155,7 +169,7 @@ export const testsApi = {
 
 export const keysApi = {
   list: () => get<SigningKey[]>(`${ADMIN_API}/keys`),
-  rotate: () => post<SigningKey>(`${ADMIN_API}/keys/rotate`),
+  rotate: () => post<SigningKey & { previous: SigningKey | null }>(`${ADMIN_API}/keys/rotate`),
 };
 
 export const auditApi = {

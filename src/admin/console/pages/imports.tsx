@@ -1,6 +1,6 @@
 import { useId, useRef, useState } from 'preact/hooks';
 import { ApiError, upload } from '../api.js';
-import { testsApi, type BadFileReport, type ImportReport } from '../admin-api.js';
+import { testsApi, workspacesApi, type BadFileReport, type ImportReport } from '../admin-api.js';
 import { href, type Route } from '../router.js';
 import { ErrorMessage, LoadedView, Notice, Page, SelectField, useLoad } from '../ui.js';
 
@@ -17,13 +17,16 @@ const badFileReport = (body: unknown): BadFileReport | undefined => {
  * reported (a file with a bad line imports nothing).
  */
 export function ImportsPage({ route }: { route: Route }) {
-  const tests = useLoad(() => testsApi.list(), []);
+  const workspaces = useLoad(() => workspacesApi.list(), []);
+  const [workspaceId, setWorkspaceId] = useState(route.params.get('workspace') ?? '');
+  const chosenWorkspace = workspaceId || workspaces.data?.[0]?.id || '';
+  const tests = useLoad(() => (chosenWorkspace ? testsApi.list(chosenWorkspace) : Promise.resolve([])), [chosenWorkspace]);
   const [testId, setTestId] = useState(route.params.get('test') ?? '');
   const [progress, setProgress] = useState<number | undefined>(undefined);
   const [outcome, setOutcome] = useState<Outcome | undefined>(undefined);
   const file = useRef<HTMLInputElement>(null);
   const fileId = useId();
-  const chosen = testId || tests.data?.[0]?.id || '';
+  const chosen = (tests.data?.some((t) => t.id === testId) ? testId : undefined) ?? tests.data?.[0]?.id ?? '';
 
   const send = async () => {
     const picked = file.current?.files?.[0];
@@ -49,10 +52,20 @@ export function ImportsPage({ route }: { route: Route }) {
         A session file is NDJSON (<code>.ndjson</code>, one session a line) or CSV (<code>.csv</code>, with a header line), as{' '}
         <code>results-api sessions import</code> reads. A file with any bad line imports nothing.
       </p>
+      <LoadedView loaded={workspaces}>
+        {(list) => (
+          <SelectField
+            label="Workspace"
+            value={chosenWorkspace}
+            options={list.map((w) => [w.id, w.name] as const)}
+            onChange={(e) => setWorkspaceId(e.currentTarget.value)}
+          />
+        )}
+      </LoadedView>
       <LoadedView loaded={tests}>
         {(list) =>
           list.length === 0 ? (
-            <p class="empty">There is no test to import into yet.</p>
+            <p class="empty">There is no test to import into in this workspace.</p>
           ) : (
             <form
               class="stack"

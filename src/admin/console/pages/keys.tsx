@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { keysApi } from '../admin-api.js';
+import { keysApi, type SigningKey } from '../admin-api.js';
 import { ConfirmButton, ErrorMessage, LoadedView, Notice, Page, formatTime, useAction, useLoad } from '../ui.js';
 
 /** The keys that sign access tokens (public parts only: private keys never leave the server). */
@@ -8,7 +8,7 @@ export function KeysPage() {
   const [notice, setNotice] = useState('');
   const rotate = useAction(async () => {
     const key = await keysApi.rotate();
-    setNotice(`New signing key ${key.kid}; tokens signed by the previous key stay valid until they expire.`);
+    setNotice(`New signing key ${key.kid}; the previous key stays published until the tokens it signed have expired.`);
     keys.reload();
   });
   return (
@@ -33,7 +33,7 @@ export function KeysPage() {
                   <td class="mono">{k.kid}</td>
                   <td>{k.alg}</td>
                   <td>{formatTime(k.createdAt)}</td>
-                  <td>{k.retiredAt ? `retired ${formatTime(k.retiredAt)}` : 'signing'}</td>
+                  <td>{keyState(k)}</td>
                 </tr>
               ))}
             </tbody>
@@ -42,4 +42,10 @@ export function KeysPage() {
       </LoadedView>
     </Page>
   );
+}
+
+function keyState(key: SigningKey): string {
+  if (key.state === 'active') return 'signs new tokens';
+  if (key.state === 'published') return `retired; published until ${formatTime(key.publishedUntil)}`;
+  return `retired ${formatTime(key.retiredAt)}; expired`;
 }

@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
-import { testsApi, workspacesApi, type Session } from '../admin-api.js';
+import { testsApi, workspacesApi, type Session, type Test } from '../admin-api.js';
 import { href, navigate, type Route } from '../router.js';
 import { LoadedView, Page, Pager, SelectField, formatTime, useLoad } from '../ui.js';
 import { SessionPage } from './session.js';
 
 const PAGE_SIZE = 25;
-/** The statuses a session can have (the Results API's `status` values). */
-const STATUSES = ['completed', 'in_progress', 'abandoned'] as const;
+/** Statuses every test may show; a test's own counts add any other it holds. */
+const COMMON_STATUSES = ['COMPLETE', 'IN_PROGRESS', 'ABANDONED'];
 
 export function TestsPage({ route }: { route: Route }) {
   const [, testId, sub, sessionId] = route.segments;
@@ -17,29 +17,36 @@ export function TestsPage({ route }: { route: Route }) {
 
 function TestList({ workspaceId }: { workspaceId: string }) {
   const workspaces = useLoad(() => workspacesApi.list(), []);
-  const tests = useLoad(() => testsApi.list(workspaceId || undefined), [workspaceId]);
-  const names = new Map((workspaces.data ?? []).map((w) => [w.id, w.name]));
+  const chosen = workspaceId || workspaces.data?.[0]?.id || '';
+  const tests = useLoad(() => (chosen ? testsApi.list(chosen) : Promise.resolve([])), [chosen]);
   return (
     <Page title="Tests">
-      <div class="filters">
-        <SelectField
-          label="Workspace"
-          value={workspaceId}
-          options={[['', 'All workspaces'], ...(workspaces.data ?? []).map((w) => [w.id, w.name] as const)]}
-          onChange={(e) => navigate('/tests', { workspace: e.currentTarget.value })}
-        />
-      </div>
+      <LoadedView loaded={workspaces}>
+        {(list) =>
+          list.length === 0 ? (
+            <p class="empty">No workspaces yet: tests belong to a workspace.</p>
+          ) : (
+            <div class="filters">
+              <SelectField
+                label="Workspace"
+                value={chosen}
+                options={list.map((w) => [w.id, w.name] as const)}
+                onChange={(e) => navigate('/tests', { workspace: e.currentTarget.value })}
+              />
+            </div>
+          )
+        }
+      </LoadedView>
       <LoadedView loaded={tests}>
         {(list) =>
           list.length === 0 ? (
-            <p class="empty">No tests{workspaceId ? ' in this workspace' : ''}.</p>
+            chosen ? <p class="empty">No tests in this workspace.</p> : null
           ) : (
             <table>
               <caption>{list.length === 1 ? '1 test' : `${list.length} tests`}</caption>
               <thead>
                 <tr>
                   <th scope="col">Title</th>
-                  <th scope="col">Workspace</th>
                   <th scope="col">Kind</th>
                   <th scope="col">Sessions</th>
                   <th scope="col">Created</th>
@@ -51,9 +58,8 @@ function TestList({ workspaceId }: { workspaceId: string }) {
                     <td>
                       <a href={href(`/tests/${t.id}`)}>{t.title}</a>
                     </td>
-                    <td>{names.get(t.workspaceId) ?? <span class="mono">{t.workspaceId}</span>}</td>
                     <td>{t.productType}</td>
-                    <td>{t.sessionCount}</td>
+                    <td>{sessionCounts(t)}</td>
                     <td>{formatTime(t.createdAt)}</td>
                   </tr>
                 ))}
@@ -64,6 +70,14 @@ function TestList({ workspaceId }: { workspaceId: string }) {
       </LoadedView>
     </Page>
   );
+}
+
+const statusesOf = (test: Test | undefined): string[] => [...new Set([...COMMON_STATUSES, ...Object.keys(test?.sessionsByStatus ?? {})])];
+
+/** "12 (10 COMPLETE, 2 ABANDONED)": every session, and how many of each status. */
+function sessionCounts(test: Test): string {
+  const byStatus = Object.entries(test.sessionsByStatus ?? {}).filter(([, n]) => n > 0);
+  return byStatus.length === 0 ? String(test.sessionCount) : `${test.sessionCount} (${byStatus.map(([status, n]) => `${n} ${status}`).join(', ')})`;
 }
 
 /** A test and its sessions, a page at a time (cursor paging), filtered by status. */
@@ -99,7 +113,7 @@ function TestPage({ id, status }: { id: string; status: string }) {
             <dt>Kind</dt>
             <dd>{t.productType}</dd>
             <dt>Sessions</dt>
-            <dd>{t.sessionCount}</dd>
+            <dd>{sessionCounts(t)}</dd>
             <dt>Created</dt>
             <dd>{formatTime(t.createdAt)}</dd>
           </dl>
@@ -110,13 +124,13 @@ function TestPage({ id, status }: { id: string; status: string }) {
         <SelectField
           label="Status"
           value={status}
-          options={[['', 'Any status'], ...STATUSES.map((s) => [s, s.replace('_', ' ')] as const)]}
+          options={[['', 'Any status'], ...statusesOf(test.data).map((s) => [s, s] as const)]}
           onChange={(e) => {
             setCursors([undefined]);
             navigate(`/tests/${id}`, { status: e.currentTarget.value });
           }}
         />
-        <a href={href('/imports', { test: id })}>Import sessions into this test</a>
+        <a href={href('/imports', { workspace: test.data?.workspaceId, test: id })}>Import sessions into this test</a>
       </div>
       <LoadedView loaded={sessions}>
         {(result) => (

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { credentialsApi, usersApi, type IssuedSecret } from '../admin-api.js';
+import { credentialsApi, usersApi, type IssuedCredential, type RotatedCredential } from '../admin-api.js';
 import { href, type Route } from '../router.js';
 import { ConfirmButton, CopyField, ErrorMessage, Field, LoadedView, Notice, Page, formatTime, useAction, useLoad } from '../ui.js';
 
@@ -71,7 +71,7 @@ function UserList() {
 function UserPage({ email }: { email: string }) {
   const user = useLoad(async () => (await usersApi.list()).find((u) => u.email.toLowerCase() === email.toLowerCase()), [email]);
   const credentials = useLoad(() => credentialsApi.list(email), [email]);
-  const [secret, setSecret] = useState<{ issued: IssuedSecret; note: string } | undefined>(undefined);
+  const [secret, setSecret] = useState<{ issued: IssuedCredential | RotatedCredential; note: string } | undefined>(undefined);
   const [notice, setNotice] = useState('');
   const issue = useAction(async () => {
     const issued = await credentialsApi.issue(email);
@@ -80,7 +80,7 @@ function UserPage({ email }: { email: string }) {
   });
   const rotate = useAction(async (clientId: string) => {
     const rotated = await credentialsApi.rotate(clientId);
-    const previous = rotated.previousSecretExpiresAt ? ` The previous secret keeps working until ${formatTime(rotated.previousSecretExpiresAt)}.` : '';
+    const previous = ` The previous secret keeps working until ${formatTime(rotated.previousSecretExpiresAt)}.`;
     setSecret({ issued: rotated, note: `New secret for ${clientId}.${previous}` });
     credentials.reload();
   });
@@ -150,9 +150,9 @@ function UserPage({ email }: { email: string }) {
                     <td class="mono">{c.clientId}</td>
                     <td>{formatTime(c.createdAt)}</td>
                     <td>{formatTime(c.lastUsedAt)}</td>
-                    <td>{c.revokedAt ? `revoked ${formatTime(c.revokedAt)}` : `active (${c.activeSecrets} secret${c.activeSecrets === 1 ? '' : 's'})`}</td>
+                    <td>{c.status === 'revoked' ? `revoked ${formatTime(c.revokedAt)}` : `active (${c.activeSecrets} secret${c.activeSecrets === 1 ? '' : 's'})`}</td>
                     <td class="actions">
-                      {c.revokedAt ? null : (
+                      {c.status === 'revoked' ? null : (
                         <>
                           <button type="button" disabled={rotate.busy} onClick={() => void rotate.act(c.clientId)}>
                             Rotate secret<span class="visually-hidden"> of {c.clientId}</span>
@@ -176,7 +176,7 @@ function UserPage({ email }: { email: string }) {
  * A new secret, shown this once (the server keeps only its hash), with everything the API user
  * needs beside it. It takes the focus so a screen reader reads it at once.
  */
-function SecretPanel({ issued, note, onDone }: { issued: IssuedSecret; note: string; onDone: () => void }) {
+function SecretPanel({ issued, note, onDone }: { issued: IssuedCredential | RotatedCredential; note: string; onDone: () => void }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [issued.clientSecret]);
   return (
@@ -187,9 +187,13 @@ function SecretPanel({ issued, note, onDone }: { issued: IssuedSecret; note: str
       <p>{note} Send these to the API user through a secure channel.</p>
       <CopyField label="Client id" value={issued.clientId} />
       <CopyField label="Client secret" value={issued.clientSecret} />
-      <CopyField label="Token URL" value={issued.tokenUrl} />
-      <CopyField label="Authorization server id" value={issued.authorizationServerId} />
-      {issued.baseUrl ? <CopyField label="Results API base URL" value={issued.baseUrl} /> : null}
+      {'tokenUrl' in issued ? (
+        <>
+          <CopyField label="Token URL" value={issued.tokenUrl} />
+          <CopyField label="Authorization server id" value={issued.authorizationServerId} />
+          {issued.baseUrl ? <CopyField label="Results API base URL" value={issued.baseUrl} /> : null}
+        </>
+      ) : null}
       <button type="button" onClick={onDone}>
         I have copied it: hide the secret
       </button>
