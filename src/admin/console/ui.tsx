@@ -135,7 +135,7 @@ export function useAction<A extends unknown[], R>(run: (...args: A) => Promise<R
   return { act, busy, error, setError };
 }
 
-/** Previous/next for a paged list; the page number is in the address, so it survives a reload. */
+/** Previous/next for a paged list. */
 export function Pager(props: { page: number; hasNext: boolean; onPage: (page: number) => void; label: string }) {
   return (
     <nav class="pager" aria-label={`${props.label} pages`}>
