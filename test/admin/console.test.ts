@@ -96,8 +96,31 @@ describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium
     await checkPage('workspaces-empty');
   });
 
-  it('signs out, and signs in again with the password', async () => {
+  it('is usable from the keyboard: the skip link moves the focus to the page, the navigation follows the tab order', async () => {
+    const { page } = browser;
+    await page.goto(`${adminUrl}/#/workspaces`);
+    await heading('Workspaces').waitFor();
+    // A new page focuses its heading. The skip link comes first in the tab order, and shows when focused.
+    await expect(page.evaluate(() => document.querySelector('a[href], button, input, select')?.textContent)).resolves.toBe('Skip to content');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    await skip.focus();
+    await expect(skip.isVisible()).resolves.toBe(true);
+    await page.keyboard.press('Enter');
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('main');
+    // Following a navigation link by keyboard opens the page and moves the focus to its heading.
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Audit log' }).focus();
+    await page.keyboard.press('Enter');
+    await heading('Audit log').waitFor();
+    await expect(page.evaluate(() => document.activeElement?.tagName)).resolves.toBe('H1');
+    await expect(
+      page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Audit log' }).getAttribute('aria-current'),
+    ).resolves.toBe('page');
+  });
+
+  it('signs out (the session really ends: the CSRF token went with the request), and signs in again with the password', async () => {
     await browser.page.getByRole('button', { name: 'Sign out' }).click();
+    await heading('Sign in').waitFor();
+    await browser.page.reload();
     await heading('Sign in').waitFor();
     await browser.page.getByLabel('Email').fill(email);
     await browser.page.getByLabel('Password').fill('not the password at all');
@@ -107,5 +130,24 @@ describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium
     await browser.page.getByLabel('Password').fill(PASSWORD);
     await browser.page.getByRole('button', { name: 'Sign in' }).click();
     await heading('Workspaces').waitFor();
+  });
+
+  it('shows each role only its sections: support staff get API users and their own account', async () => {
+    const supportEmail = `support-${Date.now()}@example.com`;
+    const { setupLink } = await createAdminWithLink(t.runtime, { email: supportEmail, role: 'support' }, { actor: 'cli:test' });
+    await browser.page.getByRole('button', { name: 'Sign out' }).click();
+    await heading('Sign in').waitFor();
+    await browser.page.goto(setupLink);
+    await browser.page.getByLabel('New password').fill(PASSWORD);
+    await browser.page.getByLabel('Repeat the password').fill(PASSWORD);
+    await browser.page.getByRole('button', { name: 'Set password and sign in' }).click();
+    await heading('API users').waitFor();
+    const sections = await browser.page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents();
+    expect(sections).toEqual(['API users', 'Your account']);
+    // An address of a section the role may not use shows "not found", as the API's answer would.
+    await browser.page.goto(`${adminUrl}/#/keys`);
+    await heading('Page not found').waitFor();
+    await browser.page.getByRole('button', { name: 'Sign out' }).click();
+    await heading('Sign in').waitFor();
   });
 });

@@ -4,7 +4,7 @@ import { ApiError, SESSION_EXPIRED, setCsrfToken } from './api.js';
 import { adminApi, type Me } from './admin-api.js';
 import { href, useRoute, type Route } from './router.js';
 import { SessionContext, type AdminRole, type SignedIn } from './session.js';
-import { ErrorMessage, Page } from './ui.js';
+import { ErrorMessage, Page, useAction } from './ui.js';
 import { SignInPage } from './pages/sign-in.js';
 import { SETUP_PATH, SetupPage } from './pages/setup.js';
 import { pageFor, NAVIGATION } from './pages/index.js';
@@ -78,7 +78,12 @@ export function App() {
         role: session.me.admin.role,
         workspaces: session.me.workspaces,
         signOut: async () => {
-          await adminApi.signOut().catch(() => undefined);
+          try {
+            await adminApi.signOut();
+          } catch (error) {
+            // Already signed out (401) is what was asked; any other refusal leaves the session alive: say so.
+            if (!(error instanceof ApiError && error.status === 401)) throw error;
+          }
           setCsrfToken(undefined);
           setSession({ kind: 'signed-out' });
           location.hash = '#/';
@@ -110,6 +115,7 @@ function Frame({ children }: { children: ComponentChildren }) {
 /** Skip link, header with the signed-in admin, navigation for their role, and the page. */
 function Shell({ route, signedIn }: { route: Route; signedIn: SignedIn }) {
   const section = route.segments[0] ?? '';
+  const signOut = useAction(() => signedIn.signOut());
   const items = NAVIGATION.filter((item) => item.roles.includes(signedIn.role));
   return (
     <>
@@ -122,11 +128,16 @@ function Shell({ route, signedIn }: { route: Route; signedIn: SignedIn }) {
           <span>
             {signedIn.email} <span class="role">({roleName(signedIn.role)})</span>
           </span>
-          <button type="button" onClick={() => void signedIn.signOut()}>
+          <button type="button" disabled={signOut.busy} onClick={() => void signOut.act()}>
             Sign out
           </button>
         </span>
       </header>
+      {signOut.error ? (
+        <div class="banner">
+          <ErrorMessage error={new Error(`You are still signed in: ${(signOut.error as Error).message}`)} />
+        </div>
+      ) : null}
       <div class="layout">
         <nav aria-label="Console" class="side-nav">
           <ul>
