@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildAdminApp } from '../../src/admin/app.js';
 import { adminConsole } from '../../src/admin/console-route.js';
 import { createAdminWithLink } from '../../src/admin/setup-links.js';
+import { totpCode } from '../../src/admin/totp.js';
 import { freePort } from '../helpers/net.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { CHROMIUM, haveChromium, openConsoleBrowser, type ConsoleBrowser } from './console-browser.js';
@@ -148,6 +149,39 @@ describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium
     await browser.page.goto(`${adminUrl}/#/keys`);
     await heading('Page not found').waitFor();
     await browser.page.getByRole('button', { name: 'Sign out' }).click();
+    await heading('Sign in').waitFor();
+  });
+
+  it('turns on the TOTP second factor, and then signing in asks for the code', async () => {
+    const { page } = browser;
+    const totpEmail = `totp-${Date.now()}@example.com`;
+    const { setupLink } = await createAdminWithLink(t.runtime, { email: totpEmail, role: 'account-admin' }, { actor: 'cli:test' });
+    await page.goto(setupLink);
+    await page.getByLabel('New password').fill(PASSWORD);
+    await page.getByLabel('Repeat the password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Set password and sign in' }).click();
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Your account' }).click();
+    await heading('Your account').waitFor();
+    await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    const secret = await page.getByLabel('Secret', { exact: true }).inputValue();
+    await page.getByLabel('Code from the app').fill(totpCode(secret, Date.now()));
+    await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+    await page.getByRole('status').filter({ hasText: 'Two-factor sign-in is on' }).waitFor();
+    await checkPage('account-totp-on');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await heading('Sign in').waitFor();
+    await page.getByLabel('Email').fill(totpEmail);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const code = page.getByLabel('Authentication code');
+    await code.waitFor();
+    await checkPage('sign-in-totp');
+    // The enrolment used this step's code; an authenticator shows the next one 30 s later (one step of drift is accepted).
+    await code.fill(totpCode(secret, Date.now() + 30_000));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await heading('Workspaces').waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
     await heading('Sign in').waitFor();
   });
 });
