@@ -91,10 +91,11 @@ export interface Session {
   startTime: string;
   finishTime: string | null;
 }
+export type SessionRow = Omit<Session, 'testId'>;
 export interface SessionPage {
-  sessions: Session[];
-  /** Opaque; present when there are more sessions after this page. */
-  next?: string | null;
+  sessions: SessionRow[];
+  /** Sessions matching the filter, on every page. */
+  totalCount: number;
 }
 export interface ImportReport {
   inserted: number;
@@ -161,9 +162,8 @@ export const credentialsApi = {
 export const testsApi = {
   list: (workspaceId: string) => get<Test[]>(`${ADMIN_API}/workspaces/${enc(workspaceId)}/tests`),
   get: (id: string) => get<Test>(`${ADMIN_API}/tests/${enc(id)}`),
-  sessions: (id: string, params: { status?: string; limit: number; after?: string }) =>
+  sessions: (id: string, params: { status?: string; limit: number; offset: number }) =>
     get<SessionPage>(`${ADMIN_API}/tests/${enc(id)}/sessions${query(params)}`),
-  session: (testId: string, sessionId: string) => get<Session>(`${ADMIN_API}/tests/${enc(testId)}/sessions/${enc(sessionId)}`),
   importUrl: (id: string) => `${ADMIN_API}/tests/${enc(id)}/sessions/import`,
 };
 

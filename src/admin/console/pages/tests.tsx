@@ -1,8 +1,7 @@
-import { useState } from 'preact/hooks';
-import { testsApi, workspacesApi, type Session, type Test } from '../admin-api.js';
+import { testsApi, workspacesApi, type SessionRow, type Test } from '../admin-api.js';
 import { href, navigate, type Route } from '../router.js';
 import { LoadedView, Page, Pager, SelectField, formatTime, useLoad } from '../ui.js';
-import { SessionPage } from './session.js';
+import { SessionPage, rememberSession } from './session.js';
 
 const PAGE_SIZE = 25;
 /** Statuses every test may show; a test's own counts add any other it holds. */
@@ -11,7 +10,7 @@ const COMMON_STATUSES = ['COMPLETE', 'IN_PROGRESS', 'ABANDONED'];
 export function TestsPage({ route }: { route: Route }) {
   const [, testId, sub, sessionId] = route.segments;
   if (testId && sub === 'sessions' && sessionId) return <SessionPage testId={testId} sessionId={sessionId} />;
-  if (testId) return <TestPage id={testId} status={route.params.get('status') ?? ''} />;
+  if (testId) return <TestPage id={testId} status={route.params.get('status') ?? ''} page={pageNumber(route.params.get('page'))} />;
   return <TestList workspaceId={route.params.get('workspace') ?? ''} />;
 }
 
@@ -80,20 +79,16 @@ function sessionCounts(test: Test): string {
   return byStatus.length === 0 ? String(test.sessionCount) : `${test.sessionCount} (${byStatus.map(([status, n]) => `${n} ${status}`).join(', ')})`;
 }
 
-/** A test and its sessions, a page at a time (cursor paging), filtered by status. */
-function TestPage({ id, status }: { id: string; status: string }) {
+const pageNumber = (text: string | null): number => {
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 1 ? n : 1;
+};
+
+/** A test and its sessions, a page at a time, filtered by status; page and filter are in the address. */
+function TestPage({ id, status, page }: { id: string; status: string; page: number }) {
   const test = useLoad(() => testsApi.get(id), [id]);
-  // cursors[n] starts page n + 1; the first page has none.
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const page = cursors.length;
-  const sessions = useLoad(
-    () => testsApi.sessions(id, { status: status || undefined, limit: PAGE_SIZE, after: cursors[cursors.length - 1] }),
-    [id, status, cursors],
-  );
-  const onPage = (wanted: number) => {
-    if (wanted < page) setCursors(cursors.slice(0, wanted));
-    else if (sessions.data?.next) setCursors([...cursors, sessions.data.next]);
-  };
+  const sessions = useLoad(() => testsApi.sessions(id, { status: status || undefined, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }), [id, status, page]);
+  const onPage = (wanted: number) => navigate(`/tests/${id}`, { status, page: wanted });
   return (
     <Page title={test.data ? `Test ${test.data.title}` : 'Test'}>
       <p class="breadcrumb">
@@ -125,18 +120,19 @@ function TestPage({ id, status }: { id: string; status: string }) {
           label="Status"
           value={status}
           options={[['', 'Any status'], ...statusesOf(test.data).map((s) => [s, s] as const)]}
-          onChange={(e) => {
-            setCursors([undefined]);
-            navigate(`/tests/${id}`, { status: e.currentTarget.value });
-          }}
+          onChange={(e) => navigate(`/tests/${id}`, { status: e.currentTarget.value })}
         />
         <a href={href('/imports', { workspace: test.data?.workspaceId, test: id })}>Import sessions into this test</a>
       </div>
       <LoadedView loaded={sessions}>
         {(result) => (
           <>
+            <p class="hint">
+              {result.totalCount === 1 ? '1 session' : `${result.totalCount} sessions`}
+              {status ? ` with status ${status}` : ''}
+            </p>
             <SessionTable testId={id} sessions={result.sessions} />
-            <Pager label="Sessions" page={page} hasNext={Boolean(result.next)} onPage={onPage} />
+            <Pager label="Sessions" page={page} hasNext={page * PAGE_SIZE < result.totalCount} onPage={onPage} />
           </>
         )}
       </LoadedView>
@@ -144,8 +140,9 @@ function TestPage({ id, status }: { id: string; status: string }) {
   );
 }
 
-function SessionTable({ testId, sessions }: { testId: string; sessions: Session[] }) {
+function SessionTable({ testId, sessions }: { testId: string; sessions: SessionRow[] }) {
   if (sessions.length === 0) return <p class="empty">No sessions match.</p>;
+  for (const session of sessions) rememberSession(testId, session);
   return (
     <table aria-labelledby="sessions-heading">
       <thead>
