@@ -73,6 +73,10 @@ export interface RotatedCredential {
   rotatedAt: string;
   previousSecretExpiresAt: string;
 }
+/** What kind of research a test is. */
+export const PRODUCT_TYPES = ['SURVEY', 'LIVE_CONVERSATION', 'NON_THINK_OUT_LOUD', 'THINK_OUT_LOUD'] as const;
+export type ProductType = (typeof PRODUCT_TYPES)[number];
+
 export interface Test {
   id: string;
   workspaceId: string;
@@ -161,6 +165,7 @@ export const credentialsApi = {
 
 export const testsApi = {
   list: (workspaceId: string) => get<Test[]>(`${ADMIN_API}/workspaces/${enc(workspaceId)}/tests`),
+  create: (workspaceId: string, body: { title: string; productType: ProductType }) => post<Test>(`${ADMIN_API}/workspaces/${enc(workspaceId)}/tests`, body),
   get: (id: string) => get<Test>(`${ADMIN_API}/tests/${enc(id)}`),
   sessions: (id: string, params: { status?: string; limit: number; offset: number }) =>
     get<SessionPage>(`${ADMIN_API}/tests/${enc(id)}/sessions${query(params)}`),

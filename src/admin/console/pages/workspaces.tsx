@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import { testsApi, workspacesApi, type Workspace } from '../admin-api.js';
+import { PRODUCT_TYPES, testsApi, workspacesApi, type ProductType, type Workspace } from '../admin-api.js';
 import { href, type Route } from '../router.js';
 import { useSignedIn } from '../session.js';
-import { ConfirmButton, ErrorMessage, Field, LoadedView, Notice, Page, formatTime, useAction, useLoad } from '../ui.js';
+import { ConfirmButton, ErrorMessage, Field, LoadedView, Notice, Page, SelectField, formatTime, useAction, useLoad } from '../ui.js';
 
 export function WorkspacesPage({ route }: { route: Route }) {
   const id = route.segments[1];
@@ -93,6 +93,14 @@ function WorkspacePage({ id }: { id: string }) {
     setNotice(`Removed ${memberEmail}.`);
     members.reload();
   });
+  const [testTitle, setTestTitle] = useState('');
+  const [productType, setProductType] = useState<ProductType>('SURVEY');
+  const createTest = useAction(async () => {
+    const test = await testsApi.create(id, { title: testTitle.trim(), productType });
+    setNotice(`Created test ${test.title}.`);
+    setTestTitle('');
+    tests.reload();
+  });
   const title = workspace.data ? `Workspace ${workspace.data.name}` : 'Workspace';
   return (
     <Page title={title}>
@@ -147,6 +155,26 @@ function WorkspacePage({ id }: { id: string }) {
         }
       </LoadedView>
       <h2 id="tests-heading">Tests</h2>
+      <form
+        class="inline"
+        aria-label="Create a test"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void createTest.act();
+        }}
+      >
+        <Field label="New test title" name="test-title" required maxLength={200} value={testTitle} onInput={(e) => setTestTitle(e.currentTarget.value)} />
+        <SelectField
+          label="Kind"
+          value={productType}
+          options={PRODUCT_TYPES.map((type) => [type, type] as const)}
+          onChange={(e) => setProductType(e.currentTarget.value as ProductType)}
+        />
+        <button type="submit" disabled={createTest.busy}>
+          Create test
+        </button>
+      </form>
+      <ErrorMessage error={createTest.error} />
       <LoadedView loaded={tests}>
         {(list) =>
           list.length === 0 ? (
