@@ -35,7 +35,9 @@ describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium
     execFileSync(process.execPath, ['scripts/build-console.mjs'], { cwd: ROOT, stdio: 'pipe' });
     const port = await freePort();
     adminUrl = `http://127.0.0.1:${port}`;
-    t = await startTestApp({ env: { ADMIN_PORT: '0', ADMIN_URL: adminUrl } });
+    // The token URL the console shows must be the one that works: the public app's real address.
+    const publicPort = await freePort();
+    t = await startTestApp({ port: publicPort, env: { PUBLIC_URL: `http://127.0.0.1:${publicPort}`, ADMIN_PORT: '0', ADMIN_URL: adminUrl } });
     admin = await buildAdminApp({ ...t.runtime, logger: undefined }, [adminConsole]);
     await admin.listen({ host: '127.0.0.1', port });
     browser = await openConsoleBrowser(adminUrl);
@@ -183,5 +185,157 @@ describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium
     await heading('Workspaces').waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await heading('Sign in').waitFor();
+  });
+
+  describe('a support day, operator signed in', () => {
+    const userEmail = `ana-${Date.now()}@example.com`;
+    const workspaceName = `Research ${Date.now()}`;
+    const testTitle = 'Checkout usability';
+    let workspaceId: string;
+    let testId: string;
+    let issued: { clientId: string; clientSecret: string; tokenUrl: string };
+    let token: string;
+    const nav = (name: string) => browser.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name });
+
+    beforeAll(async () => {
+      const { page } = browser;
+      await page.goto(`${adminUrl}/`);
+      await heading('Sign in').waitFor();
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await heading('Workspaces').waitFor();
+    });
+
+    it('creates a workspace', async () => {
+      const { page } = browser;
+      await page.getByLabel('New workspace name').fill(workspaceName);
+      await page.getByRole('button', { name: 'Create workspace' }).click();
+      await page.getByRole('status').filter({ hasText: `Created workspace ${workspaceName}` }).waitFor();
+      await page.getByRole('cell', { name: workspaceName }).waitFor();
+      await checkPage('workspaces');
+      await page.getByRole('link', { name: workspaceName }).first().click();
+      await heading(`Workspace ${workspaceName}`).waitFor();
+      workspaceId = new URL(page.url()).hash.split('/')[2]!;
+      expect((await t.runtime.store.directory.listWorkspaces()).map((w) => w.name)).toContain(workspaceName);
+    });
+
+    it('registers an API user, adds it as a member and creates a test', async () => {
+      const { page } = browser;
+      await nav('API users').click();
+      await heading('API users').waitFor();
+      await page.getByLabel("New API user's email").fill(userEmail);
+      await page.getByRole('button', { name: 'Register user' }).click();
+      await page.getByRole('link', { name: userEmail }).waitFor();
+      await checkPage('users');
+
+      await page.goto(`${adminUrl}/#/workspaces/${workspaceId}`);
+      await heading(`Workspace ${workspaceName}`).waitFor();
+      await page.getByLabel('Member email').fill(userEmail);
+      await page.getByRole('button', { name: 'Add member' }).click();
+      await page.getByRole('cell', { name: userEmail }).waitFor();
+      await page.getByLabel('New test title').fill(testTitle);
+      await page.getByRole('button', { name: 'Create test' }).click();
+      await page.getByRole('link', { name: testTitle }).waitFor();
+      await checkPage('workspace');
+      testId = (await t.runtime.store.directory.listTests(workspaceId))[0]!.id;
+      expect((await t.runtime.store.directory.listMembers(workspaceId)).map((m) => m.email)).toEqual([userEmail]);
+    });
+
+    it('issues a credential: the secret shown once, with copy buttons, the token URL and the server id; a token is minted with it', async () => {
+      const { page } = browser;
+      await page.goto(`${adminUrl}/#/users/${userEmail}`);
+      await heading(`API user ${userEmail}`).waitFor();
+      await page.getByRole('button', { name: 'Issue a credential' }).click();
+      const panel = page.getByRole('region', { name: 'Copy the secret now: it is shown only once' });
+      await panel.waitFor();
+      await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('secret-heading');
+      issued = {
+        clientId: await panel.getByLabel('Client id').inputValue(),
+        clientSecret: await panel.getByLabel('Client secret').inputValue(),
+        tokenUrl: await panel.getByLabel('Token URL').inputValue(),
+      };
+      await expect(panel.getByLabel('Authorization server id').inputValue()).resolves.toBe(t.runtime.servers.custom.id);
+      expect(issued.tokenUrl).toBe(`${t.url}/oauth2/${t.runtime.servers.custom.id}/v1/token`);
+      await panel.getByRole('button', { name: 'Copy Client secret' }).click();
+      await panel.getByRole('status').filter({ hasText: 'Client secret copied.' }).waitFor();
+      await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(issued.clientSecret);
+      await checkPage('credential-issued');
+
+      const response = await fetch(issued.tokenUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: issued.clientId, client_secret: issued.clientSecret, scope: 'studies:read' }),
+      });
+      expect(response.status).toBe(200);
+      token = ((await response.json()) as { access_token: string }).access_token;
+      const listed = await fetch(`${t.url}/api/v2/sessionResults?testId=${testId}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(listed.status).toBe(200);
+
+      // Hidden once copied; the list shows the credential, never its secret.
+      await panel.getByRole('button', { name: 'I have copied it: hide the secret' }).click();
+      await panel.waitFor({ state: 'detached' });
+      await page.getByRole('cell', { name: issued.clientId }).waitFor();
+      await expect(page.content()).resolves.not.toContain(issued.clientSecret);
+    });
+
+    it('revokes the credential, and the API refuses its token', async () => {
+      const { page } = browser;
+      await page.getByRole('button', { name: `Revoke ${issued.clientId}` }).click();
+      await page.getByRole('button', { name: `Confirm: revoke ${issued.clientId}` }).click();
+      await page.getByRole('status').filter({ hasText: `Revoked ${issued.clientId}` }).waitFor();
+      await page.getByRole('cell', { name: /^revoked / }).waitFor();
+      await checkPage('credential-revoked');
+      const refused = await fetch(`${t.url}/api/v2/sessionResults?testId=${testId}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(refused.status).toBe(401);
+    });
+
+    it('imports a file with a bad line: nothing imported, the line and its problem shown; then the fixed file', async () => {
+      const { page } = browser;
+      const good = (id: string) => JSON.stringify({ sessionId: id, audienceId: null, status: 'COMPLETE', startTime: '2026-11-01T10:00:00Z', finishTime: '2026-11-01T10:30:00Z' });
+      const file = (lines: string[]) => ({ name: 'sessions.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(`${lines.join('\n')}\n`) });
+      const ids = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
+
+      await nav('Imports').click();
+      await heading('Import sessions').waitFor();
+      await page.getByLabel('Workspace').selectOption(workspaceId);
+      await page.getByLabel('Test').selectOption(testId);
+      await page.getByLabel('Session file').setInputFiles(file([good(ids[0]!), '{"sessionId": "not-a-uuid", "status": "COMPLETE"}', good(ids[1]!)]));
+      await page.getByRole('button', { name: 'Upload and import' }).click();
+      const badLines = page.getByRole('table', { name: /bad line/ });
+      await badLines.waitFor();
+      await expect(badLines.getByRole('row').nth(1).getByRole('cell').first().textContent()).resolves.toBe('2');
+      await checkPage('import-bad-line');
+      expect(await t.runtime.store.sessions.countSessions(testId, 'COMPLETE')).toBe(0);
+
+      await page.getByLabel('Session file').setInputFiles(file([good(ids[0]!), good(ids[1]!)]));
+      await page.getByRole('button', { name: 'Upload and import' }).click();
+      await page.getByRole('status').filter({ hasText: 'Imported: 2 new' }).waitFor();
+      await page.getByRole('link', { name: "See the test's sessions" }).click();
+      await heading(`Test ${testTitle}`).waitFor();
+      await page.getByRole('cell', { name: ids[0] }).waitFor();
+      await checkPage('test-sessions');
+    });
+
+    it('reads the revocation in the audit log, by the acting admin', async () => {
+      const { page } = browser;
+      await nav('Audit log').click();
+      await heading('Audit log').waitFor();
+      await page.getByLabel('Action').fill('credential.revoke');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      const row = page.getByRole('row', { name: new RegExp(issued.clientId) });
+      await row.waitFor();
+      await expect(row.textContent()).resolves.toContain(`admin:${email}`);
+      expect(new URL(page.url()).hash).toContain('action=credential.revoke');
+      await checkPage('audit');
+    });
+
+    it('shows the signing keys', async () => {
+      const { page } = browser;
+      await nav('Signing keys').click();
+      await heading('Signing keys').waitFor();
+      await page.getByRole('cell', { name: 'signs new tokens' }).waitFor();
+      await checkPage('keys');
+    });
   });
 });
