@@ -12,6 +12,9 @@ import type { Store } from '../store/store.js';
 import { authenticateAdmin } from './caller.js';
 import { registerAdminOpenApi } from './openapi.js';
 import { registerAdminErrors } from './problems.js';
+import { registerDirectoryRoutes } from './routes/directory.js';
+import { registerOperatorRoutes } from './routes/operator.js';
+import { registerUserRoutes } from './routes/users-credentials.js';
 import { registerMeRoutes, registerSignInRoutes } from './session-routes.js';
 
 /** What the admin listener needs: the runtime's parts (the same store and rules as the CLI). */
@@ -48,6 +51,8 @@ export async function buildAdminApp(deps: AdminDeps, plugins: readonly AdminPlug
     trustProxy: deps.config.trustProxy,
     ...connectionTimeouts(deps.config.connections),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
+    // A misspelt field is refused, never silently dropped; defaults fill in what is left out.
+    ajv: { customOptions: { removeAdditional: false, useDefaults: true, coerceTypes: 'array' } },
   });
   app.decorateRequest('adminCaller', null);
   await app.register(cookie);
@@ -66,6 +71,9 @@ export async function buildAdminApp(deps: AdminDeps, plugins: readonly AdminPlug
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', authenticateAdmin(deps));
     registerMeRoutes(authenticated, deps);
+    registerUserRoutes(authenticated, deps);
+    registerDirectoryRoutes(authenticated, deps);
+    registerOperatorRoutes(authenticated, deps);
   });
   for (const plugin of plugins) await plugin(app, deps);
   return app;

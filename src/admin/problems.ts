@@ -14,6 +14,8 @@ export class AdminProblem extends Error {
     readonly code: string,
     readonly detail: string,
     readonly retryAfterSeconds?: number,
+    /** One line per problem, when there are several (a test plan's fields, an import file's lines). */
+    readonly errors?: readonly string[],
   ) {
     super(detail);
   }
@@ -37,7 +39,7 @@ export const adminProblems = {
   weakPassword: (why: string) => new AdminProblem(400, 'weak-password', `${why}.`),
   totpInvalid: () => new AdminProblem(400, 'totp-invalid', 'The one-time code is wrong or was already used; enter the current code.'),
   totpNotStarted: () => new AdminProblem(400, 'totp-not-started', 'Start the enrolment first (POST /admin/api/me/totp).'),
-  invalid: (detail: string) => new AdminProblem(400, 'invalid-request', detail),
+  invalid: (detail: string, errors?: readonly string[]) => new AdminProblem(400, 'invalid-request', detail, undefined, errors),
 };
 
 const CONFLICT_STATUS: Record<StoreConflictError['code'], number> = {
@@ -50,7 +52,13 @@ const CONFLICT_STATUS: Record<StoreConflictError['code'], number> = {
 
 const TITLES: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 413: 'Content Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable' };
 
-const body = (status: number, code: string, detail: string) => ({ type: `urn:results-api:admin:${code}`, title: TITLES[status] ?? 'Error', status, detail });
+const body = (status: number, code: string, detail: string, errors?: readonly string[]) => ({
+  type: `urn:results-api:admin:${code}`,
+  title: TITLES[status] ?? 'Error',
+  status,
+  detail,
+  ...(errors ? { errors } : {}),
+});
 
 /** Every admin error as problem details: never a stack trace, and a fault's message only in the log. */
 export function registerAdminErrors(app: FastifyInstance): void {
@@ -61,7 +69,7 @@ export function registerAdminErrors(app: FastifyInstance): void {
     reply.type('application/problem+json');
     if (error instanceof AdminProblem) {
       if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-      return reply.code(error.status).send(body(error.status, error.code, error.detail));
+      return reply.code(error.status).send(body(error.status, error.code, error.detail, error.errors));
     }
     if (error instanceof StoreConflictError) {
       const status = CONFLICT_STATUS[error.code];

@@ -10,6 +10,7 @@ export const Problem = Type.Object(
     title: Type.String(),
     status: Type.Integer(),
     detail: Type.String({ description: 'What was wrong, in a sentence.' }),
+    errors: Type.Optional(Type.Array(Type.String(), { description: 'One line per problem, when there are several.' })),
   },
   { title: 'AdminProblem', description: 'An RFC 9457 problem.' },
 );

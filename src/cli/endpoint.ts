@@ -1,0 +1,114 @@
+import type { Command } from 'commander';
+import type { Runtime } from '../runtime.js';
+import type { Actor } from '../store/store.js';
+import { withRuntime } from './context.js';
+import { CliError, usageError } from './output.js';
+
+/**
+ * Hydra's model: with `--endpoint URL` (or RESULTS_API_ENDPOINT) a command acts through the
+ * admin API instead of opening the database, authenticated by an admin API client
+ * (`--admin-client-id`/`--admin-client-secret`, or RESULTS_API_ADMIN_CLIENT_ID and
+ * RESULTS_API_ADMIN_CLIENT_SECRET, which keep the secret out of the process list). The admin
+ * API answers with the same documents the command prints with --json, so the output is the same.
+ */
+export interface EndpointOptions {
+  endpoint?: string;
+  adminClientId?: string;
+  adminClientSecret?: string;
+}
+
+export const ENDPOINT_OPTION = ['--endpoint <url>', 'act through the admin API at this URL instead of DATABASE_URL (or RESULTS_API_ENDPOINT)'] as const;
+export const ADMIN_CLIENT_ID_OPTION = ['--admin-client-id <id>', 'admin API client id, with --endpoint (or RESULTS_API_ADMIN_CLIENT_ID)'] as const;
+export const ADMIN_CLIENT_SECRET_OPTION = [
+  '--admin-client-secret <secret>',
+  'admin API client secret, with --endpoint (or RESULTS_API_ADMIN_CLIENT_SECRET)',
+] as const;
+
+/** Adds the endpoint options to a command that can act through the admin API. */
+export function endpointOptions(command: Command): Command {
+  return command.option(...ENDPOINT_OPTION).option(...ADMIN_CLIENT_ID_OPTION).option(...ADMIN_CLIENT_SECRET_OPTION);
+}
+
+export interface RemoteCall {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Path and query under the endpoint, e.g. /admin/api/users. */
+  path: string;
+  body?: unknown;
+}
+
+/** A request gets this long; no command waits forever. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/** Makes one admin API request with the command's token; resolves to the answer's JSON. */
+export type AdminApiCall = (call: RemoteCall) => Promise<unknown>;
+
+/**
+ * Runs `local` on the database, or `remote` through the admin API when an endpoint is given:
+ * one request, or several made through the given call (a workspace named by name is looked up first).
+ */
+export async function perform<T>(
+  options: EndpointOptions,
+  local: (rt: Runtime, by: Actor) => Promise<T>,
+  remote: RemoteCall | ((api: AdminApiCall) => Promise<unknown>),
+): Promise<T> {
+  const endpoint = options.endpoint ?? process.env.RESULTS_API_ENDPOINT;
+  if (!endpoint) return withRuntime(local);
+  const base = endpointUrl(endpoint);
+  const token = await adminToken(base, options);
+  const api: AdminApiCall = (one) => call(base, one, token);
+  return (await (typeof remote === 'function' ? remote(api) : api(remote))) as T;
+}
+
+function endpointUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw usageError(`--endpoint must be an http(s) URL such as http://127.0.0.1:8081 (got "${raw}")`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usageError(`--endpoint must be an http(s) URL (got "${raw}")`);
+  return url.href.replace(/\/+$/, '');
+}
+
+async function send(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
+    throw new CliError(`the admin API at ${new URL(url).origin} did not answer: ${cause}`);
+  }
+}
+
+async function adminToken(base: string, options: EndpointOptions): Promise<string> {
+  const clientId = options.adminClientId ?? process.env.RESULTS_API_ADMIN_CLIENT_ID;
+  const clientSecret = options.adminClientSecret ?? process.env.RESULTS_API_ADMIN_CLIENT_SECRET;
+  if (!clientId || !clientSecret) {
+    throw usageError('--endpoint needs an admin API client: --admin-client-id and --admin-client-secret (or RESULTS_API_ADMIN_CLIENT_ID and RESULTS_API_ADMIN_CLIENT_SECRET)');
+  }
+  const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64');
+  const res = await send(`${base}/admin/oauth2/v1/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: 'grant_type=client_credentials',
+  });
+  const body = (await res.json().catch(() => ({}))) as { access_token?: string; error_description?: string };
+  if (!res.ok || !body.access_token) throw new CliError(`the admin API refused the admin client: ${body.error_description ?? `HTTP ${res.status}`}`);
+  return body.access_token;
+}
+
+async function call(base: string, remote: RemoteCall, token: string): Promise<unknown> {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+  if (remote.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await send(`${base}${remote.path}`, {
+    method: remote.method,
+    headers,
+    ...(remote.body === undefined ? {} : { body: JSON.stringify(remote.body) }),
+  });
+  const text = await res.text();
+  const body = text === '' ? null : (JSON.parse(text) as unknown);
+  if (!res.ok) {
+    const problem = body as { detail?: string; errors?: string[] } | null;
+    throw new CliError(problem?.detail ?? `the admin API answered HTTP ${res.status}`, 1, problem?.errors ?? []);
+  }
+  return body;
+}
