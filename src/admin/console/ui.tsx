@@ -181,8 +181,12 @@ export function CopyField({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** A destructive action asks once more, in place (no modal to trap the focus). */
-export function ConfirmButton(props: { label: string; confirmLabel: string; onConfirm: () => void; disabled?: boolean }) {
+/**
+ * A destructive action asks once more, in place (no modal to trap the focus). `what` names the
+ * object for screen readers (a row's "Revoke" button says which credential).
+ */
+export function ConfirmButton(props: { label: string; confirmLabel: string; what?: string; onConfirm: () => void; disabled?: boolean }) {
+  const what = props.what ? <span class="visually-hidden"> {props.what}</span> : null;
   const [asking, setAsking] = useState(false);
   const confirm = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -192,6 +196,7 @@ export function ConfirmButton(props: { label: string; confirmLabel: string; onCo
     return (
       <button type="button" class="danger" disabled={props.disabled} onClick={() => setAsking(true)}>
         {props.label}
+        {what}
       </button>
     );
   }
@@ -207,6 +212,7 @@ export function ConfirmButton(props: { label: string; confirmLabel: string; onCo
         }}
       >
         {props.confirmLabel}
+        {what}
       </button>
       <button type="button" onClick={() => setAsking(false)}>
         Cancel

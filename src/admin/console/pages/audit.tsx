@@ -3,6 +3,18 @@ import { auditApi } from '../admin-api.js';
 import { navigate, type Route } from '../router.js';
 import { Field, LoadedView, Page, formatTime, useLoad } from '../ui.js';
 
+const AGO = /^(\d{1,6})([mhd])$/;
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `since` as the API takes it (an ISO time); a time ago (`24h`), as the CLI accepts, is converted here. */
+function sinceTime(text: string): string | undefined {
+  const given = text.trim();
+  if (!given) return undefined;
+  const ago = AGO.exec(given);
+  if (!ago) return given;
+  return new Date(Date.now() - Number(ago[1]) * UNIT_MS[ago[2] as keyof typeof UNIT_MS]).toISOString();
+}
+
 const FILTERS = ['since', 'action', 'actor', 'subject'] as const;
 type Filter = Record<(typeof FILTERS)[number], string>;
 
@@ -14,7 +26,7 @@ export function AuditPage({ route }: { route: Route }) {
   const events = useLoad(
     () =>
       auditApi.list({
-        since: applied.since || undefined,
+        since: sinceTime(applied.since),
         action: applied.action || undefined,
         actor: applied.actor || undefined,
         subject: applied.subject || undefined,
@@ -32,15 +44,16 @@ export function AuditPage({ route }: { route: Route }) {
           navigate('/audit', draft);
         }}
       >
-        <Field label="Since" name="since" placeholder="24h or 2026-11-23T09:00:00Z" value={draft.since} onInput={set('since')} />
-        <Field label="Action" name="action" placeholder="credential or credential.revoke" value={draft.action} onInput={set('action')} />
-        <Field label="Actor" name="actor" placeholder="admin:alice@example.com" value={draft.actor} onInput={set('actor')} />
-        <Field label="Subject" name="subject" placeholder="a client id, email or id" value={draft.subject} onInput={set('subject')} />
+        <Field label="Since" name="since" hint="A time ago (30m, 24h, 7d) or an ISO 8601 time." value={draft.since} onInput={set('since')} />
+        <Field label="Action" name="action" hint="An action (credential.revoke) or all of a noun (credential)." value={draft.action} onInput={set('action')} />
+        <Field label="Actor" name="actor" hint="admin:ana@example.com, cli:alice…" value={draft.actor} onInput={set('actor')} />
+        <Field label="Subject" name="subject" hint="A client id, an email, an id." value={draft.subject} onInput={set('subject')} />
         <button type="submit">Filter</button>
       </form>
       <LoadedView loaded={events}>
-        {(list) =>
-          list.length === 0 ? (
+        {(oldestFirst) => {
+          const list = [...oldestFirst].reverse();
+          return list.length === 0 ? (
             <p class="empty">No events match.</p>
           ) : (
             <table>
@@ -66,8 +79,8 @@ export function AuditPage({ route }: { route: Route }) {
                 ))}
               </tbody>
             </table>
-          )
-        }
+          );
+        }}
       </LoadedView>
     </Page>
   );

@@ -157,7 +157,7 @@ function UserPage({ email }: { email: string }) {
                           <button type="button" disabled={rotate.busy} onClick={() => void rotate.act(c.clientId)}>
                             Rotate secret<span class="visually-hidden"> of {c.clientId}</span>
                           </button>{' '}
-                          <ConfirmButton label={`Revoke ${c.clientId}`} confirmLabel={`Confirm: revoke ${c.clientId}`} onConfirm={() => void revoke.act(c.clientId)} />
+                          <ConfirmButton label="Revoke" confirmLabel="Confirm: revoke" what={c.clientId} onConfirm={() => void revoke.act(c.clientId)} />
                         </>
                       )}
                     </td>

@@ -145,7 +145,7 @@ function WorkspacePage({ id }: { id: string }) {
                     <td>{m.email}</td>
                     <td>{formatTime(m.addedAt)}</td>
                     <td class="actions">
-                      <ConfirmButton label={`Remove ${m.email}`} confirmLabel={`Confirm: remove ${m.email}`} onConfirm={() => void remove.act(m.email)} />
+                      <ConfirmButton label="Remove" confirmLabel="Confirm: remove" what={m.email} onConfirm={() => void remove.act(m.email)} />
                     </td>
                   </tr>
                 ))}
