@@ -9,6 +9,7 @@ import type { AuthorizationServers } from '../oauth/authorization-servers.js';
 import type { SecretHasher } from '../oauth/client-secrets.js';
 import type { KeyRing } from '../oauth/signing-keys.js';
 import type { Store } from '../store/store.js';
+import { adminTokenVerifier, registerAdminTokenEndpoint } from './admin-tokens.js';
 import { authenticateAdmin } from './caller.js';
 import { registerAdminOpenApi } from './openapi.js';
 import { registerAdminErrors } from './problems.js';
@@ -68,8 +69,10 @@ export async function buildAdminApp(deps: AdminDeps, plugins: readonly AdminPlug
   await registerAdminOpenApi(app, deps);
 
   registerSignInRoutes(app, deps);
+  await registerAdminTokenEndpoint(app, deps);
+  const verifier = adminTokenVerifier(deps.config, deps.keys, deps.clock);
   await app.register(async (authenticated) => {
-    authenticated.addHook('onRequest', authenticateAdmin(deps));
+    authenticated.addHook('onRequest', authenticateAdmin({ ...deps, verifier }));
     registerMeRoutes(authenticated, deps);
     registerUserRoutes(authenticated, deps);
     registerDirectoryRoutes(authenticated, deps);

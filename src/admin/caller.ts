@@ -7,6 +7,8 @@ import { conflict } from '../store/conflicts.js';
 import type { Store } from '../store/store.js';
 import { adminProblems } from './problems.js';
 import { tokenHash } from './tokens.js';
+import { adminScope } from './admin-tokens.js';
+import type { AccessTokenVerifier } from '../oauth/access-tokens.js';
 
 /** Who is calling the admin API, and how: a console session (cookie) or an admin API token. */
 export interface AdminCaller {
@@ -53,9 +55,14 @@ const sameToken = (given: string, expected: string): boolean => {
  * synchronizer token: a page of another origin can make the browser send the cookie, never
  * read the token).
  */
-export function authenticateAdmin(deps: { config: Config; store: Store }) {
+export function authenticateAdmin(deps: { config: Config; store: Store; verifier: AccessTokenVerifier }) {
   const cookieName = sessionCookieName(deps.config);
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    const authorization = request.headers.authorization;
+    if (authorization !== undefined) {
+      request.adminCaller = await callerOfToken(authorization, deps);
+      return;
+    }
     const cookie = request.cookies[cookieName];
     if (!cookie) throw adminProblems.unauthenticated();
     const sessionHash = tokenHash(cookie);
@@ -67,6 +74,20 @@ export function authenticateAdmin(deps: { config: Config; store: Store }) {
     }
     request.adminCaller = { admin: session.admin, actor: actorOf(session.admin), csrfToken: session.csrfToken, sessionHash };
   };
+}
+
+/**
+ * An admin API token (no CSRF check: a browser never attaches one by itself). Checked on every
+ * request against its client and admin, so a revoked client or a changed role holds at once.
+ */
+async function callerOfToken(authorization: string, deps: { store: Store; verifier: AccessTokenVerifier }): Promise<AdminCaller> {
+  const match = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(authorization);
+  if (!match) throw adminProblems.unauthenticated();
+  const verified = await deps.verifier.verify(match[1]!);
+  if (!verified.ok) throw adminProblems.unauthenticated();
+  const client = await deps.store.admins.findClientForAuth(verified.claims.client_id);
+  if (!client || client.revokedAt !== null || verified.claims.scope !== adminScope(client.admin.role)) throw adminProblems.unauthenticated();
+  return { admin: client.admin, actor: actorOf(client.admin), csrfToken: null, sessionHash: null };
 }
 
 /** The caller of an authenticated route (set by authenticateAdmin). */

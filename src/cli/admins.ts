@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import { createAdminWithLink, renewSetupLink, setupLinkUnavailable, type SetupLink } from '../admin/setup-links.js';
-import { ADMIN_ROLES, type Admin, type AdminRole } from '../store/admins.js';
+import { ADMIN_CLIENT_ID_PATTERN, generateAdminClientId } from '../admin/admin-client-ids.js';
+import { generateClientSecret } from '../oauth/client-secrets.js';
+import { ADMIN_ROLES, type Admin, type AdminClient, type AdminRole } from '../store/admins.js';
+import { SECRET_SHOWN_ONCE, secretLines } from './credentials.js';
 import { emailArgument, uuidArgument } from './arguments.js';
 import { withRuntime } from './context.js';
 import { CliError, emit, isoTime, JSON_FLAG, JSON_FLAG_HELP, table, usageError, type OutputOptions } from './output.js';
@@ -115,4 +118,76 @@ export function registerAdmins(program: Command): void {
       });
   assignment('assign', 'let an account admin administer a workspace (its members and tests)');
   assignment('unassign', 'stop an account admin administering a workspace');
+
+  const clients = admins.command('clients').description('admin API clients: client credentials for scripts and --endpoint, acting as an admin');
+  clients
+    .command('create')
+    .description("issue an admin API client to an admin (the secret is printed once); it acts with the admin's role")
+    .requiredOption('--email <email>', 'the admin it acts as')
+    .option(JSON_FLAG, JSON_FLAG_HELP)
+    .action(async (options: OutputOptions & { email: string }) => {
+      const email = emailArgument('--email', options.email);
+      const clientSecret = generateClientSecret();
+      const result = await withRuntime(async (rt, by) => {
+        const admin = await rt.store.admins.findAdminForSignIn(email);
+        if (!admin) throw new CliError(`no admin with email ${email}`);
+        const client = await rt.store.admins.createClient({ clientId: generateAdminClientId(), adminId: admin.id, secretHash: rt.hasher.hash(clientSecret) }, by);
+        return { client, endpoint: setupLinkUnavailable(rt.config) ? null : rt.config.admin!.url };
+      });
+      const { client, endpoint } = result;
+      emit(options, { ...adminClientJson(client), clientSecret, tokenUrl: endpoint && `${endpoint}/admin/oauth2/v1/token`, endpoint }, () =>
+        [
+          `Issued an admin API client to ${client.admin.email} (${client.admin.role}):`,
+          '',
+          secretLines(client.clientId, clientSecret),
+          '',
+          SECRET_SHOWN_ONCE,
+          ...(endpoint
+            ? ['', 'Use it from a shell without DATABASE_URL:', `  RESULTS_API_ENDPOINT=${endpoint} RESULTS_API_ADMIN_CLIENT_ID=${client.clientId} RESULTS_API_ADMIN_CLIENT_SECRET=... results-api users list`]
+            : []),
+        ].join('\n'),
+      );
+    });
+
+  clients
+    .command('revoke')
+    .description('revoke an admin API client: its tokens stop working on the next request')
+    .requiredOption('--client-id <clientId>', 'the admin API client')
+    .option(JSON_FLAG, JSON_FLAG_HELP)
+    .action(async (options: OutputOptions & { clientId: string }) => {
+      const clientId = options.clientId.trim();
+      if (!ADMIN_CLIENT_ID_PATTERN.test(clientId)) throw usageError(`--client-id must be an admin client id: "adm" followed by 17 letters or digits (got "${options.clientId}")`);
+      const client = await withRuntime((rt, by) => rt.store.admins.revokeClient(clientId, by));
+      emit(options, adminClientJson(client), () => `revoked admin API client ${client.clientId} (${client.admin.email})`);
+    });
+
+  clients
+    .command('list')
+    .description('list admin API clients (never their secrets)')
+    .option(JSON_FLAG, JSON_FLAG_HELP)
+    .action(async (options: OutputOptions) => {
+      const list = await withRuntime((rt) => rt.store.admins.listClients());
+      emit(options, list.map(adminClientJson), () =>
+        table(
+          list,
+          [
+            { header: 'CLIENT_ID', value: (c) => c.clientId },
+            { header: 'ADMIN', value: (c) => c.admin.email },
+            { header: 'ROLE', value: (c) => c.admin.role },
+            { header: 'STATUS', value: (c) => (c.revokedAt === null ? 'active' : 'revoked') },
+            { header: 'CREATED', value: (c) => isoTime(c.createdAt)! },
+          ],
+          'no admin API clients',
+        ),
+      );
+    });
 }
+
+const adminClientJson = (c: AdminClient) => ({
+  clientId: c.clientId,
+  email: c.admin.email,
+  role: c.admin.role,
+  status: c.revokedAt === null ? 'active' : 'revoked',
+  createdAt: isoTime(c.createdAt),
+  revokedAt: isoTime(c.revokedAt),
+});

@@ -74,9 +74,15 @@ async function send(url: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
   } catch (err) {
-    const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
-    throw new CliError(`the admin API at ${new URL(url).origin} did not answer: ${cause}`);
+    throw new CliError(`the admin API at ${new URL(url).origin} did not answer: ${networkCause(err)}`);
   }
+}
+
+/** fetch's TypeError hides the reason (ECONNREFUSED...) in its cause, or in the first of several. */
+function networkCause(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; errors?: { code?: string }[]; message?: string } }).cause;
+  if ((err as Error).name === 'TimeoutError') return `no answer within ${REQUEST_TIMEOUT_MS / 1000} s`;
+  return cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (err as Error).message;
 }
 
 async function adminToken(base: string, options: EndpointOptions): Promise<string> {

@@ -50,6 +50,19 @@ const adminForSignInOf = (r: Row): AdminForSignIn => ({
   totpLastStep: (r.totp_last_step as number | null) ?? null,
 });
 
+/** An admin API client: client credentials that act as the admin they belong to. */
+export interface AdminClient {
+  clientId: string;
+  admin: Admin;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+/** What the admin token endpoint checks, in one read. */
+export interface AdminClientForAuth extends AdminClient {
+  secretHash: string;
+}
+
 /** Every refusal about admins, worded once. */
 export const adminConflict = {
   exists: (email: string) => new StoreConflictError('duplicate', `an admin with email ${email} already exists`),
@@ -58,6 +71,9 @@ export const adminConflict = {
     new StoreConflictError('duplicate', `${email} already administers workspace ${workspaceId}`),
   notAssigned: (email: string, workspaceId: string) =>
     new StoreConflictError('not_found', `${email} does not administer workspace ${workspaceId}`),
+  notAccountAdmin: (email: string, role: string) =>
+    new StoreConflictError('duplicate', `${email} is ${role === 'operator' ? 'an' : 'a'} ${role}: only account admins are assigned workspaces`),
+  noClient: (clientId: string) => new StoreConflictError('not_found', `no admin API client with client id ${clientId}`),
 };
 
 /**
@@ -200,7 +216,7 @@ export class AdminRepository {
           WHERE id = @adminId AND totp_pending_secret = @secret`,
         { adminId, secret, step },
       );
-      if (updated > 0) await audit(tx, this.clock, by, 'admin.totp_enable', adminId, {});
+      if (updated > 0) await audit(tx, this.clock, by, 'admin.totp_enable', (await requireAdmin(tx, adminId)).email, {});
       return updated > 0;
     });
   }
@@ -209,6 +225,7 @@ export class AdminRepository {
   assignWorkspace(adminId: string, workspaceId: string, by: Actor): Promise<void> {
     return this.db.write(null, async (tx) => {
       const admin = await requireAdmin(tx, adminId);
+      if (admin.role !== 'account-admin') throw adminConflict.notAccountAdmin(admin.email, admin.role);
       if (!(await tx.one('SELECT 1 AS found FROM workspaces WHERE id = @workspaceId', { workspaceId }))) throw conflict.noWorkspace(workspaceId);
       const inserted = await tx.run(
         `INSERT INTO admin_workspaces (admin_id, workspace_id, assigned_at) VALUES (@adminId, @workspaceId, @now)
@@ -244,6 +261,61 @@ export class AdminRepository {
       workspaceId,
     }));
   }
+
+  /** A new admin API client of `adminId`; only a keyed hash of its secret is stored. */
+  createClient(input: { clientId: string; adminId: string; secretHash: string }, by: Actor): Promise<AdminClient> {
+    return this.db.write(null, async (tx) => {
+      const admin = await requireAdmin(tx, input.adminId);
+      const createdAt = this.clock.now();
+      await tx.run('INSERT INTO admin_clients (client_id, admin_id, secret_hash, created_at) VALUES (@clientId, @adminId, @secretHash, @createdAt)', {
+        ...input,
+        createdAt,
+      });
+      await audit(tx, this.clock, by, 'admin_client.create', input.clientId, { admin: admin.email });
+      return { clientId: input.clientId, admin, createdAt, revokedAt: null };
+    });
+  }
+
+  /** Revokes an admin API client: its tokens stop working on their next request. */
+  revokeClient(clientId: string, by: Actor): Promise<AdminClient> {
+    return this.db.write(null, async (tx) => {
+      const revoked = await tx.run('UPDATE admin_clients SET revoked_at = @now WHERE client_id = @clientId AND revoked_at IS NULL', {
+        clientId,
+        now: this.clock.now(),
+      });
+      const client = await findClient(tx, clientId);
+      if (!client) throw adminConflict.noClient(clientId);
+      if (revoked > 0) await audit(tx, this.clock, by, 'admin_client.revoke', clientId, { admin: client.admin.email });
+      return strip(client);
+    });
+  }
+
+  async listClients(): Promise<AdminClient[]> {
+    const rows = await this.db.all(`${CLIENT_SELECT} ORDER BY c.created_at, c.client_id`);
+    return rows.map(clientOf).map(strip);
+  }
+
+  async findClientForAuth(clientId: string): Promise<AdminClientForAuth | null> {
+    return findClient(this.db, clientId);
+  }
+}
+
+const CLIENT_SELECT = `SELECT c.client_id, c.secret_hash, c.created_at AS client_created_at, c.revoked_at, ${ADMIN_COLUMNS}
+                         FROM admin_clients c JOIN admins a ON a.id = c.admin_id`;
+
+const clientOf = (r: Row): AdminClientForAuth => ({
+  clientId: r.client_id as string,
+  secretHash: r.secret_hash as string,
+  admin: adminOf(r),
+  createdAt: r.client_created_at as number,
+  revokedAt: (r.revoked_at as number | null) ?? null,
+});
+
+const strip = ({ secretHash: _hash, ...client }: AdminClientForAuth): AdminClient => client;
+
+async function findClient(db: Reader, clientId: string): Promise<AdminClientForAuth | null> {
+  const r = await db.one(`${CLIENT_SELECT} WHERE c.client_id = @clientId`, { clientId });
+  return r ? clientOf(r) : null;
 }
 
 /** How the audit log names an admin acting through the admin API. */

@@ -28,6 +28,8 @@ export const AUDIT_ACTIONS = [
   'admin.totp_enable',
   'admin.assign',
   'admin.unassign',
+  'admin_client.create',
+  'admin_client.revoke',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -169,6 +169,16 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
         assigned_at BIGINT NOT NULL,
         PRIMARY KEY (admin_id, workspace_id)
       );
+
+      -- Admin API clients (client credentials): each acts as the admin it belongs to.
+      CREATE TABLE admin_clients (
+        client_id TEXT COLLATE "C" PRIMARY KEY,
+        admin_id TEXT COLLATE "C" NOT NULL REFERENCES admins (id),
+        secret_hash TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        revoked_at BIGINT
+      );
+      CREATE INDEX admin_clients_by_admin ON admin_clients (admin_id);
     `,
   },
 ];

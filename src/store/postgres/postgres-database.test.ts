@@ -7,6 +7,7 @@ import type { Announce } from '../database.js';
 import { StoreConflictError } from '../conflicts.js';
 import type { Store } from '../open-store.js';
 import { describeStoreContract } from '../store.contract.js';
+import { describeAdminsContract } from '../admins.contract.js';
 import { postgresMigrations } from './migrations.js';
 import { PostgresDatabase } from './postgres-database.js';
 
@@ -28,6 +29,7 @@ await describeIfPostgres('PostgreSQL store', (url) => {
   });
 
   describeStoreContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
+  describeAdminsContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
 
   const by = { actor: 'test' };
 

@@ -165,6 +165,16 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
         assigned_at INTEGER NOT NULL,
         PRIMARY KEY (admin_id, workspace_id)
       ) STRICT, WITHOUT ROWID;
+
+      -- Admin API clients (client credentials): each acts as the admin it belongs to.
+      CREATE TABLE admin_clients (
+        client_id TEXT PRIMARY KEY,
+        admin_id TEXT NOT NULL REFERENCES admins (id),
+        secret_hash TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        revoked_at INTEGER
+      ) STRICT;
+      CREATE INDEX admin_clients_by_admin ON admin_clients (admin_id);
     `,
   },
 ];

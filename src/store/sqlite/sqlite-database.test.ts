@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../../test/helpers/stores.js';
 import { ManualClock } from '../../clock.js';
 import { describeStoreContract } from '../store.contract.js';
+import { describeAdminsContract } from '../admins.contract.js';
 import { sqliteMigrations } from './migrations.js';
 
 // A real file (not :memory:) so WAL mode and the file-backed paths are what gets tested.
@@ -14,6 +15,7 @@ let n = 0;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describeStoreContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
+describeAdminsContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 
 describe('SQLite migration 2', () => {
   it('counts the sessions a version-1 database already holds, per test and status', async () => {
