@@ -61,6 +61,8 @@ export async function registerAdminConsole(app: FastifyInstance, options: { buil
         immutable: true,
         maxAge: '365d',
         schemaHide: true,
+        // The page is served at / (revalidated), never as a year-cached asset.
+        allowedPath: (path) => path !== '/index.html',
       });
     }
   });
