@@ -343,5 +343,40 @@ describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium
       await page.getByRole('cell', { name: 'signs new tokens' }).waitFor();
       await checkPage('keys');
     });
+
+    it('creates an account admin, hands over its setup link, and assigns it a workspace it alone then sees', async () => {
+      const { page } = browser;
+      const accountAdmin = `account-admin-${Date.now()}@example.com`;
+      await nav('Admins').click();
+      await heading('Admins').waitFor();
+      await page.getByLabel("New admin's email").fill(accountAdmin);
+      await page.getByLabel('Role').selectOption('account-admin');
+      await page.getByRole('button', { name: 'Create admin' }).click();
+      const setupLink = await page.getByLabel('Setup link', { exact: true }).inputValue();
+      expect(setupLink.startsWith(`${adminUrl}/setup#token=`)).toBe(true);
+      const row = page.getByRole('row', { name: new RegExp(accountAdmin) });
+      await row.getByLabel(`Workspace for ${accountAdmin}`).selectOption(workspaceId);
+      await row.getByRole('button', { name: 'Assign' }).click();
+      await page.getByRole('status').filter({ hasText: `Assigned ${accountAdmin} to ${workspaceName}` }).waitFor();
+      await checkPage('admins');
+
+      // Their first sign-in: the one workspace, and no operator sections.
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await heading('Sign in').waitFor();
+      await page.goto(setupLink);
+      await page.getByLabel('New password').fill(PASSWORD);
+      await page.getByLabel('Repeat the password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Set password and sign in' }).click();
+      await heading('Workspaces').waitFor();
+      await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents()).resolves.toEqual([
+        'Workspaces',
+        'Tests and sessions',
+        'Imports',
+        'Your account',
+      ]);
+      await expect(page.getByRole('table').getByRole('link').allTextContents()).resolves.toEqual([workspaceName]);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await heading('Sign in').waitFor();
+    });
   });
 });

@@ -2,7 +2,7 @@
  * The admin API as the console calls it: one function per route, every path written once.
  * Routes and shapes: docs/ADMIN-API.md (and the listener's /admin/api/openapi.json).
  */
-import { del, get, post, query } from './api.js';
+import { del, get, post, put, query } from './api.js';
 import type { AdminRole } from './session.js';
 
 export const ADMIN_API = '/admin/api';
@@ -179,4 +179,15 @@ export const keysApi = {
 
 export const auditApi = {
   list: (filter: AuditFilter) => get<AuditEvent[]>(`${ADMIN_API}/audit${query({ ...filter })}`),
+};
+
+export type ListedAdmin = AdminView & { workspaces: string[] };
+export type AdminSetupLink = AdminView & { setupLink: string; setupLinkExpiresAt: string };
+
+export const adminsApi = {
+  list: () => get<ListedAdmin[]>(`${ADMIN_API}/admins`),
+  create: (email: string, role: AdminRole) => post<AdminSetupLink>(`${ADMIN_API}/admins`, { email, role }),
+  newSetupLink: (adminId: string) => post<AdminSetupLink>(`${ADMIN_API}/admins/${enc(adminId)}/setup-link`),
+  assign: (adminId: string, workspaceId: string) => put<ListedAdmin>(`${ADMIN_API}/admins/${enc(adminId)}/workspaces/${enc(workspaceId)}`, {}),
+  unassign: (adminId: string, workspaceId: string) => del<ListedAdmin>(`${ADMIN_API}/admins/${enc(adminId)}/workspaces/${enc(workspaceId)}`),
 };

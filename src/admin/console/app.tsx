@@ -3,7 +3,8 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { ApiError, SESSION_EXPIRED, setCsrfToken } from './api.js';
 import { adminApi, type Me } from './admin-api.js';
 import { href, useRoute, type Route } from './router.js';
-import { SessionContext, type AdminRole, type SignedIn } from './session.js';
+import { roleName } from './roles.js';
+import { SessionContext, type SignedIn } from './session.js';
 import { ErrorMessage, Page, useAction } from './ui.js';
 import { SignInPage } from './pages/sign-in.js';
 import { SETUP_PATH, SetupPage } from './pages/setup.js';
@@ -162,8 +163,4 @@ function Shell({ route, signedIn }: { route: Route; signedIn: SignedIn }) {
 function skipToMain(event: MouseEvent): void {
   event.preventDefault();
   document.getElementById('main')?.focus();
-}
-
-export function roleName(role: AdminRole): string {
-  return role === 'account-admin' ? 'account admin' : role;
 }

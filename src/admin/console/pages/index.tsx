@@ -3,6 +3,7 @@ import type { Route } from '../router.js';
 import type { AdminRole } from '../session.js';
 import { Page } from '../ui.js';
 import { AccountPage } from './account.js';
+import { AdminsPage } from './admins.js';
 import { AuditPage } from './audit.js';
 import { ImportsPage } from './imports.js';
 import { KeysPage } from './keys.js';
@@ -27,6 +28,7 @@ export const NAVIGATION: readonly NavigationItem[] = [
   { path: 'imports', label: 'Imports', roles: ['operator', 'account-admin'], render: (route) => <ImportsPage route={route} /> },
   { path: 'keys', label: 'Signing keys', roles: ['operator'], render: () => <KeysPage /> },
   { path: 'audit', label: 'Audit log', roles: ['operator'], render: (route) => <AuditPage route={route} /> },
+  { path: 'admins', label: 'Admins', roles: ['operator'], render: () => <AdminsPage /> },
   { path: 'account', label: 'Your account', roles: ['operator', 'support', 'account-admin'], render: () => <AccountPage /> },
 ];
 
