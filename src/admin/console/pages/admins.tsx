@@ -83,8 +83,10 @@ export function AdminsPage() {
                   <td>
                     {admin.role === 'account-admin' ? (
                       <Assignments admin={admin} names={names} onChange={(workspaceId, assign) => void assignment.act(admin, workspaceId, assign)} />
+                    ) : admin.role === 'operator' ? (
+                      'all (operator)'
                     ) : (
-                      'all (by role)'
+                      'none (API users and credentials only)'
                     )}
                   </td>
                   <td class="actions">
