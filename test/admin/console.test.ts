@@ -279,6 +279,17 @@ describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium
       await expect(page.content()).resolves.not.toContain(issued.clientSecret);
     });
 
+    it('rotates the secret: a new one shown once, the previous one working for the grace period', async () => {
+      const { page } = browser;
+      await page.getByRole('button', { name: `Rotate secret of ${issued.clientId}` }).click();
+      const panel = page.getByRole('region', { name: 'Copy the secret now: it is shown only once' });
+      await panel.getByText('The previous secret keeps working until').waitFor();
+      const rotated = await panel.getByLabel('Client secret').inputValue();
+      expect(rotated).not.toBe(issued.clientSecret);
+      await page.getByRole('cell', { name: 'active (2 secrets)' }).waitFor();
+      await panel.getByRole('button', { name: 'I have copied it: hide the secret' }).click();
+    });
+
     it('revokes the credential, and the API refuses its token', async () => {
       const { page } = browser;
       await page.getByRole('button', { name: `Revoke ${issued.clientId}` }).click();
