@@ -66,12 +66,16 @@ describe('loadConfig', () => {
   });
 
   it('serves the admin API on loopback 8081 unless told otherwise, reached at ADMIN_URL; nowhere with off', () => {
-    expect(loadConfig({}).admin).toEqual({ host: '127.0.0.1', port: 8081, url: 'http://localhost:8081' });
-    expect(loadConfig({ ADMIN_PORT: '0', ADMIN_HOST: '0.0.0.0', ADMIN_URL: 'https://admin.example.com/' }).admin).toEqual({
-      host: '0.0.0.0',
-      port: 0,
-      url: 'https://admin.example.com',
+    expect(loadConfig({}).admin).toEqual({
+      host: '127.0.0.1',
+      port: 8081,
+      url: 'http://localhost:8081',
+      signInFailuresPerAccount: 5,
+      signInFailuresPerAddress: 20,
     });
+    expect(
+      loadConfig({ ADMIN_PORT: '0', ADMIN_HOST: '0.0.0.0', ADMIN_URL: 'https://admin.example.com/', ADMIN_SIGN_IN_FAILURES_ACCOUNT: '3', ADMIN_SIGN_IN_FAILURES_ADDRESS: '7' }).admin,
+    ).toEqual({ host: '0.0.0.0', port: 0, url: 'https://admin.example.com', signInFailuresPerAccount: 3, signInFailuresPerAddress: 7 });
     expect(loadConfig({ ADMIN_PORT: 'off' }).admin).toBeUndefined();
   });
 

@@ -87,6 +87,10 @@ export interface AdminListenerConfig {
   readonly port: number;
   /** How admins reach it (setup links, the Secure cookie flag when https). */
   readonly url: string;
+  /** Failed sign-ins per admin account per 15-minute window, whoever tries. */
+  readonly signInFailuresPerAccount: number;
+  /** Failed sign-ins per source address per 15-minute window, whatever the account. */
+  readonly signInFailuresPerAddress: number;
 }
 
 export class ConfigError extends Error {
@@ -180,7 +184,13 @@ function adminListener(env: Env, publicPort: number, metricsPort: number | undef
   }
   const host = env.ADMIN_HOST || '127.0.0.1';
   if (!HOST_PATTERN.test(host)) throw new ConfigError(`ADMIN_HOST must be an address or host name (got "${host}")`);
-  return Object.freeze({ host, port, url: httpUrl(env, 'ADMIN_URL', `http://localhost:${port}`) });
+  return Object.freeze({
+    host,
+    port,
+    url: httpUrl(env, 'ADMIN_URL', `http://localhost:${port}`),
+    signInFailuresPerAccount: integer(env, 'ADMIN_SIGN_IN_FAILURES_ACCOUNT', 5, 1, 1000),
+    signInFailuresPerAddress: integer(env, 'ADMIN_SIGN_IN_FAILURES_ADDRESS', 20, 1, 100_000),
+  });
 }
 
 /** Hides a password in a connection URL so it can be printed. */

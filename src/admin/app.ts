@@ -1,4 +1,5 @@
 import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -14,6 +15,7 @@ import { authenticateAdmin } from './caller.js';
 import { registerAdminOpenApi } from './openapi.js';
 import { registerAdminErrors } from './problems.js';
 import { registerDirectoryRoutes } from './routes/directory.js';
+import { registerImportRoutes } from './routes/imports.js';
 import { registerOperatorRoutes } from './routes/operator.js';
 import { registerUserRoutes } from './routes/users-credentials.js';
 import { registerMeRoutes, registerSignInRoutes } from './session-routes.js';
@@ -57,6 +59,8 @@ export async function buildAdminApp(deps: AdminDeps, plugins: readonly AdminPlug
   });
   app.decorateRequest('adminCaller', null);
   await app.register(cookie);
+  // Uploads (session imports) are the only multipart bodies; each route sets its own limits.
+  await app.register(multipart, { limits: { files: 1, fields: 0, parts: 1 }, throwFileSizeLimit: false });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('content-security-policy', ADMIN_CSP);
     reply.header('x-content-type-options', 'nosniff');
@@ -77,6 +81,7 @@ export async function buildAdminApp(deps: AdminDeps, plugins: readonly AdminPlug
     registerUserRoutes(authenticated, deps);
     registerDirectoryRoutes(authenticated, deps);
     registerOperatorRoutes(authenticated, deps);
+    registerImportRoutes(authenticated, deps);
   });
   for (const plugin of plugins) await plugin(app, deps);
   return app;

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Runtime } from '../runtime.js';
 import { buildAdminApp, type AdminPlugin } from './app.js';
+import { ADMIN_PLUGINS } from './plugins.js';
 
 /**
  * Starts the admin listener on ADMIN_HOST:ADMIN_PORT when it is on (undefined when
@@ -9,7 +10,7 @@ import { buildAdminApp, type AdminPlugin } from './app.js';
 export async function listenForAdmin(
   runtime: Runtime,
   log: FastifyBaseLogger,
-  plugins: readonly AdminPlugin[] = [],
+  plugins: readonly AdminPlugin[] = ADMIN_PLUGINS,
 ): Promise<FastifyInstance | undefined> {
   const listener = runtime.config.admin;
   if (!listener) return undefined;

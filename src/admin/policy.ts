@@ -7,10 +7,9 @@ export const SETUP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 export const SESSION_TTL_SECONDS = 8 * 60 * 60;
 
 /**
- * Failed sign-ins counted per account (whoever tries) and per source address (whatever
- * account), in fixed 15-minute windows: a guesser gets 5 tries at one account and 20 across
- * accounts per window, and the owner of an account under attack waits at most a window.
+ * Failed sign-ins are counted per account (whoever tries) and per source address (whatever
+ * account), in fixed 15-minute windows (the limits: ADMIN_SIGN_IN_FAILURES_ACCOUNT, default 5,
+ * and ADMIN_SIGN_IN_FAILURES_ADDRESS, default 20): the owner of an account under attack waits
+ * at most a window.
  */
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
-export const SIGN_IN_FAILURES_PER_ACCOUNT = 5;
-export const SIGN_IN_FAILURES_PER_ADDRESS = 20;

@@ -7,12 +7,7 @@ import { actorOf, type Admin } from '../store/admins.js';
 import { emailKey } from '../store/email.js';
 import { callerOf, sessionCookieName, sessionCookieOptions } from './caller.js';
 import { decoyHash, hashPassword, passwordProblem, verifyPassword } from './passwords.js';
-import {
-  SESSION_TTL_SECONDS,
-  SIGN_IN_FAILURES_PER_ACCOUNT,
-  SIGN_IN_FAILURES_PER_ADDRESS,
-  SIGN_IN_WINDOW_SECONDS,
-} from './policy.js';
+import { SESSION_TTL_SECONDS, SIGN_IN_WINDOW_SECONDS } from './policy.js';
 import { adminProblems } from './problems.js';
 import { AdminView, Me, SetupBody, SignInBody, TotpConfirmBody, TotpEnrolment, adminResponses, adminView } from './schemas.js';
 import { acceptedTotpStep, newTotpSecret } from './totp.js';
@@ -82,9 +77,10 @@ export function registerSignInRoutes(app: FastifyInstance, deps: SessionRouteDep
 
   /** Counts the attempt up front (so parallel guesses cannot slip past) and takes it back when it succeeds. */
   async function throttled(request: FastifyRequest, accountKey: string, attempt: () => Promise<Admin>): Promise<Admin> {
+    const limits = config.admin ?? { signInFailuresPerAccount: 5, signInFailuresPerAddress: 20 };
     const keys = [
-      [`admin-sign-in:account:${accountKey}`, SIGN_IN_FAILURES_PER_ACCOUNT],
-      [`admin-sign-in:address:${request.ip}`, SIGN_IN_FAILURES_PER_ADDRESS],
+      [`admin-sign-in:account:${accountKey}`, limits.signInFailuresPerAccount],
+      [`admin-sign-in:address:${request.ip}`, limits.signInFailuresPerAddress],
     ] as const;
     const decisions = await Promise.all(keys.map(([key, limit]) => rateLimiter.hit(key, limit, SIGN_IN_WINDOW_SECONDS)));
     const refused = decisions.filter((d) => !d.allowed);

@@ -1,3 +1,4 @@
+import { openAsBlob } from 'node:fs';
 import type { Command } from 'commander';
 import type { Runtime } from '../runtime.js';
 import type { Actor } from '../store/store.js';
@@ -34,10 +35,13 @@ export interface RemoteCall {
   /** Path and query under the endpoint, e.g. /admin/api/users. */
   path: string;
   body?: unknown;
+  /** Sent as multipart/form-data with this one file part instead of a JSON body. */
+  file?: { path: string; name: string };
 }
 
-/** A request gets this long; no command waits forever. */
+/** A request gets this long (an upload ten times as long); no command waits forever. */
 const REQUEST_TIMEOUT_MS = 30_000;
+const UPLOAD_TIMEOUT_MS = 10 * REQUEST_TIMEOUT_MS;
 
 /** Makes one admin API request with the command's token; resolves to the answer's JSON. */
 export type AdminApiCall = (call: RemoteCall) => Promise<unknown>;
@@ -51,9 +55,16 @@ export async function perform<T>(
   local: (rt: Runtime, by: Actor) => Promise<T>,
   remote: RemoteCall | ((api: AdminApiCall) => Promise<unknown>),
 ): Promise<T> {
-  const endpoint = options.endpoint ?? process.env.RESULTS_API_ENDPOINT;
-  if (!endpoint) return withRuntime(local);
-  const base = endpointUrl(endpoint);
+  if (!endpointOf(options)) return withRuntime(local);
+  return callEndpoint<T>(options, remote);
+}
+
+/** The admin API's URL when the command is to act through it, else undefined. */
+export const endpointOf = (options: EndpointOptions): string | undefined => options.endpoint ?? process.env.RESULTS_API_ENDPOINT;
+
+/** Acts through the admin API (the endpoint must be set). */
+export async function callEndpoint<T>(options: EndpointOptions, remote: RemoteCall | ((api: AdminApiCall) => Promise<unknown>)): Promise<T> {
+  const base = endpointUrl(endpointOf(options)!);
   const token = await adminToken(base, options);
   const api: AdminApiCall = (one) => call(base, one, token);
   return (await (typeof remote === 'function' ? remote(api) : api(remote))) as T;
@@ -70,9 +81,9 @@ function endpointUrl(raw: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-async function send(url: string, init: RequestInit): Promise<Response> {
+async function send(url: string, init: RequestInit, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Response> {
   try {
-    return await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    return await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   } catch (err) {
     throw new CliError(`the admin API at ${new URL(url).origin} did not answer: ${networkCause(err)}`);
   }
@@ -81,7 +92,7 @@ async function send(url: string, init: RequestInit): Promise<Response> {
 /** fetch's TypeError hides the reason (ECONNREFUSED...) in its cause, or in the first of several. */
 function networkCause(err: unknown): string {
   const cause = (err as { cause?: { code?: string; errors?: { code?: string }[]; message?: string } }).cause;
-  if ((err as Error).name === 'TimeoutError') return `no answer within ${REQUEST_TIMEOUT_MS / 1000} s`;
+  if ((err as Error).name === 'TimeoutError') return 'no answer in time';
   return cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (err as Error).message;
 }
 
@@ -104,17 +115,21 @@ async function adminToken(base: string, options: EndpointOptions): Promise<strin
 
 async function call(base: string, remote: RemoteCall, token: string): Promise<unknown> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
-  if (remote.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await send(`${base}${remote.path}`, {
-    method: remote.method,
-    headers,
-    ...(remote.body === undefined ? {} : { body: JSON.stringify(remote.body) }),
-  });
+  let body: RequestInit['body'];
+  if (remote.file) {
+    const form = new FormData();
+    form.append('file', await openAsBlob(remote.file.path), remote.file.name);
+    body = form;
+  } else if (remote.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(remote.body);
+  }
+  const res = await send(`${base}${remote.path}`, { method: remote.method, headers, ...(body === undefined ? {} : { body }) }, remote.file ? UPLOAD_TIMEOUT_MS : REQUEST_TIMEOUT_MS);
   const text = await res.text();
-  const body = text === '' ? null : (JSON.parse(text) as unknown);
+  const answer = text === '' ? null : (JSON.parse(text) as unknown);
   if (!res.ok) {
-    const problem = body as { detail?: string; errors?: string[] } | null;
+    const problem = answer as { detail?: string; errors?: string[] } | null;
     throw new CliError(problem?.detail ?? `the admin API answered HTTP ${res.status}`, 1, problem?.errors ?? []);
   }
-  return body;
+  return answer;
 }

@@ -206,6 +206,8 @@ describe('role matrix: each role is refused what it may not do', () => {
     ['GET', `/admin/api/workspaces/${mine}/tests`, undefined, ['operator', 'account-admin']],
     ['GET', `/admin/api/tests/${myTest}`, undefined, ['operator', 'account-admin']],
     ['GET', `/admin/api/tests/${myTest}/sessions`, undefined, ['operator', 'account-admin']],
+    ['POST', `/admin/api/tests/${myTest}/sessions/import`, undefined, ['operator', 'account-admin']],
+    ['PUT', `/admin/api/tests/${myTest}/plan`, { tasks: [] }, ['operator', 'account-admin']],
     ['GET', '/admin/api/keys', undefined, ['operator']],
     ['POST', '/admin/api/keys/rotate', undefined, ['operator']],
     ['GET', '/admin/api/audit', undefined, ['operator']],
@@ -237,5 +239,48 @@ describe('role matrix: each role is refused what it may not do', () => {
       const res = await operator.request(method, path, body, { csrf: false });
       expect([method, path, res.status]).toEqual([method, path, 403]);
     }
+  });
+});
+
+describe('session imports by upload', () => {
+  const upload = (session: AdminSession, testId: string, name: string, text: string, query = '') => {
+    const form = new FormData();
+    form.append('file', new Blob([text]), name);
+    const headers: Record<string, string> = { cookie: session.cookie!, 'x-csrf-token': session.csrfToken! };
+    return fetch(`${app.adminUrl}/admin/api/tests/${testId}/sessions/import${query}`, { method: 'POST', headers, body: form });
+  };
+  const line = (id: string, status = 'COMPLETE') =>
+    JSON.stringify({ sessionId: id, audienceId: null, status, startTime: '2026-11-01T10:00:00Z', finishTime: '2026-11-01T10:20:00Z' });
+
+  it('imports an NDJSON file into a test of the account admin, idempotently, audited with the admin', async () => {
+    const ids = [randomUUID(), randomUUID()];
+    const first = await upload(accountAdmin, myTest, 'sessions.ndjson', `${ids.map((id) => line(id)).join('\n')}\n`);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ testId: myTest, inserted: 2, updated: 0, unchanged: 0 });
+    const again = await upload(accountAdmin, myTest, 'sessions.txt', `${line(ids[0]!)}\n${line(ids[1]!, 'ABANDONED')}\n`, '?format=ndjson');
+    expect(await again.json()).toEqual({ testId: myTest, inserted: 0, updated: 1, unchanged: 1 });
+    const events = await app.t.runtime.store.audit.list({ action: 'sessions.import', subject: myTest });
+    expect(events.at(-1)!.actor).toBe(`admin:${accountAdmin.email}`);
+  });
+
+  it('refuses a file with bad lines, listing each as the CLI does, and imports nothing', async () => {
+    const before = (await app.t.runtime.store.directory.getTest(myTest))!.sessionCount;
+    const res = await upload(accountAdmin, myTest, 'bad.ndjson', `${line(randomUUID())}\n{"sessionId":"nope"}\n${line(randomUUID())}\nnot json\n`);
+    expect(res.status).toBe(400);
+    const problem = (await res.json()) as { detail: string; errors: string[] };
+    expect(problem.detail).toBe('bad.ndjson: 2 bad lines; nothing was imported');
+    expect(problem.errors).toHaveLength(2);
+    expect(problem.errors[0]).toMatch(/^line 2: /);
+    expect(problem.errors[1]).toMatch(/^line 4: /);
+    expect((await app.t.runtime.store.directory.getTest(myTest))!.sessionCount).toBe(before);
+  });
+
+  it('refuses an unknown format, a body that is not multipart, and another workspace\'s test (404)', async () => {
+    expect((await upload(accountAdmin, myTest, 'sessions.bin', line(randomUUID()))).status).toBe(400);
+    expect((await accountAdmin.request('POST', `/admin/api/tests/${myTest}/sessions/import`, { sessions: [] })).status).toBe(415);
+    const foreign = await upload(accountAdmin, theirTest, 'sessions.ndjson', `${line(randomUUID())}\n`);
+    expect(foreign.status).toBe(404);
+    expect((await app.t.runtime.store.directory.getTest(theirTest))!.sessionCount).toBe(0);
+    expect((await upload(support, myTest, 'sessions.ndjson', `${line(randomUUID())}\n`)).status).toBe(403);
   });
 });

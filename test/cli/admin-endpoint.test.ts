@@ -67,6 +67,16 @@ describe('results-api <command> --endpoint (no DATABASE_URL)', () => {
       const [here, there] = await Promise.all([cli.run(args), remote(args)]);
       expect(there, args.join(' ')).toEqual(here);
     }
+    // An import uploads the file; a bad line is reported as the local command reports it.
+    const testId = (JSON.parse(test.stdout) as { id: string }).id;
+    const good = cli.file('good.csv', `sessionId,audienceId,status,startTime,finishTime\n${crypto.randomUUID()},,COMPLETE,2026-11-01T10:00:00Z,2026-11-01T10:20:00Z\n`);
+    const imported = await remote(['sessions', 'import', '--test', testId, good]);
+    expect(imported).toMatchObject({ code: 0, stdout: `imported ${good} into test ${testId}: 1 inserted, 0 updated, 0 unchanged\n` });
+    const bad = cli.file('bad.csv', `sessionId,audienceId,status,startTime,finishTime\nnot-a-uuid,,COMPLETE,2026-11-01T10:00:00Z,\n`);
+    const [badHere, badThere] = await Promise.all([cli.run(['sessions', 'import', '--test', testId, bad]), remote(['sessions', 'import', '--test', testId, bad])]);
+    expect(badThere.code).toBe(1);
+    expect(badThere.stderr).toBe(badHere.stderr.replace(bad, 'bad.csv'));
+
     const revoked = await remote(['credentials', 'revoke', '--client-id', credential.clientId]);
     expect(revoked.stdout).toBe(`revoked ${credential.clientId} (ana@example.com); its tokens no longer work\n`);
     const audit = await remote(['audit', '--actor', 'admin:ops@example.com', '--action', 'credential', '--json']);
