@@ -22,7 +22,7 @@ export const CONSOLE_CSP = `${ADMIN_CSP}; require-trusted-types-for 'script'; tr
 
 const NOT_BUILT = 'The admin console has not been built. Run `npm run build` (it bundles src/admin/console/ into dist/console/), then restart the server.\n';
 
-/** The console as an admin-listener plugin (`listenForAdmin(runtime, log, [adminConsole])`). */
+/** The console as an admin-listener plugin (listed in ADMIN_PLUGINS, src/admin/plugins.ts). */
 export const adminConsole: AdminPlugin = (app) => registerAdminConsole(app);
 
 /**

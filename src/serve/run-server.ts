@@ -1,7 +1,6 @@
 import cluster from 'node:cluster';
 import { buildApp } from '../app.js';
 import { listenForAdmin } from '../admin/listen.js';
-import { adminConsole } from '../admin/console-route.js';
 import type { Config } from '../config.js';
 import { systemClock } from '../clock.js';
 import { MemoryRateLimiter } from '../http/rate-limiter.js';
@@ -37,7 +36,7 @@ export async function runServer(config: Config): Promise<void> {
       metricsListener = await listenForMetrics(config.metrics, () => metrics.registry.metrics());
       app.log.info({ metricsAddress: metricsListener.address }, `metrics served on ${metricsListener.address}/metrics`);
     }
-    adminApp = await listenForAdmin(runtime, app.log, [adminConsole]);
+    adminApp = await listenForAdmin(runtime, app.log);
     const address = await app.listen({ host: config.host, port: config.port });
     const authorizationServerId = runtime.servers.custom.id;
     app.log.info(

@@ -102,18 +102,15 @@ export interface SessionPage {
   totalCount: number;
 }
 export interface ImportReport {
+  testId: string;
   inserted: number;
   updated: number;
   unchanged: number;
 }
-export interface BadLine {
-  line: number;
-  message: string;
-}
-/** A refused import's body: how many lines were bad, and the first of them. */
-export interface BadFileReport {
-  badLines: number;
-  firstBadLines: BadLine[];
+/** A refused import's problem: `detail` says how many lines were bad; `errors` lists them, `line N: problem`, one each. */
+export interface RefusedImport {
+  detail: string;
+  errors: string[];
 }
 export interface SigningKey {
   kid: string;

@@ -1,15 +1,17 @@
 import { useId, useRef, useState } from 'preact/hooks';
 import { ApiError, upload } from '../api.js';
-import { testsApi, workspacesApi, type BadFileReport, type ImportReport } from '../admin-api.js';
+import { testsApi, workspacesApi, type ImportReport, type RefusedImport } from '../admin-api.js';
 import { href, type Route } from '../router.js';
 import { ErrorMessage, LoadedView, Notice, Page, SelectField, useLoad } from '../ui.js';
 
-type Outcome = { kind: 'imported'; report: ImportReport } | { kind: 'bad-lines'; report: BadFileReport; message: string } | { kind: 'failed'; error: unknown };
+type Outcome = { kind: 'imported'; report: ImportReport } | { kind: 'bad-lines'; refusal: RefusedImport } | { kind: 'failed'; error: unknown };
 
-const badFileReport = (body: unknown): BadFileReport | undefined => {
-  const report = body as Partial<BadFileReport> | undefined;
-  return report && Array.isArray(report.firstBadLines) && typeof report.badLines === 'number' ? (report as BadFileReport) : undefined;
+const refusedImport = (body: unknown): RefusedImport | undefined => {
+  const problem = body as Partial<RefusedImport> | undefined;
+  return problem && typeof problem.detail === 'string' && Array.isArray(problem.errors) ? (problem as RefusedImport) : undefined;
 };
+
+const LINE = /^line (\d+): ([\s\S]*)$/;
 
 /**
  * Uploads a session file (NDJSON or CSV, as `results-api sessions import` reads) into a test:
@@ -39,8 +41,8 @@ export function ImportsPage({ route }: { route: Route }) {
       const report = await upload<ImportReport>(testsApi.importUrl(chosen), form, setProgress);
       setOutcome({ kind: 'imported', report });
     } catch (error) {
-      const report = error instanceof ApiError ? badFileReport(error.body) : undefined;
-      setOutcome(report ? { kind: 'bad-lines', report, message: (error as ApiError).message } : { kind: 'failed', error });
+      const refusal = error instanceof ApiError ? refusedImport(error.body) : undefined;
+      setOutcome(refusal ? { kind: 'bad-lines', refusal } : { kind: 'failed', error });
     } finally {
       setProgress(undefined);
     }
@@ -112,14 +114,13 @@ function ImportOutcome({ outcome, testId }: { outcome: Outcome | undefined; test
       </Notice>
     );
   }
-  const { badLines, firstBadLines } = outcome.report;
+  const { detail, errors } = outcome.refusal;
+  const lines = errors.map((text) => LINE.exec(text)).filter((match) => match !== null);
+  const notes = errors.filter((text) => !LINE.test(text));
   return (
     <section aria-labelledby="bad-lines-heading">
-      <ErrorMessage error={outcome.message} />
-      <h2 id="bad-lines-heading">
-        {badLines === 1 ? '1 bad line' : `${badLines} bad lines`}
-        {firstBadLines.length < badLines ? ` (the first ${firstBadLines.length})` : ''}
-      </h2>
+      <ErrorMessage error={detail} />
+      <h2 id="bad-lines-heading">{lines.length === 1 ? 'The bad line' : 'The bad lines'}</h2>
       <div class="line-errors">
         <table aria-labelledby="bad-lines-heading">
           <thead>
@@ -129,15 +130,18 @@ function ImportOutcome({ outcome, testId }: { outcome: Outcome | undefined; test
             </tr>
           </thead>
           <tbody>
-            {firstBadLines.map((bad) => (
-              <tr key={`${bad.line}:${bad.message}`}>
-                <td>{bad.line}</td>
-                <td>{bad.message}</td>
+            {lines.map(([text, line, problem]) => (
+              <tr key={text}>
+                <td>{line}</td>
+                <td>{problem}</td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
+      {notes.map((note) => (
+        <p key={note}>{note}</p>
+      ))}
     </section>
   );
 }
