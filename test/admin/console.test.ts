@@ -303,7 +303,8 @@ describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium
 
     it('imports a file with a bad line: nothing imported, the line and its problem shown; then the fixed file', async () => {
       const { page } = browser;
-      const good = (id: string) => JSON.stringify({ sessionId: id, audienceId: null, status: 'COMPLETE', startTime: '2026-11-01T10:00:00Z', finishTime: '2026-11-01T10:30:00Z' });
+      const good = (id: string, status = 'COMPLETE', minute = 0) =>
+        JSON.stringify({ sessionId: id, audienceId: null, status, startTime: `2026-11-01T10:${String(minute).padStart(2, '0')}:00Z`, finishTime: '2026-11-01T11:00:00Z' });
       const file = (lines: string[]) => ({ name: 'sessions.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(`${lines.join('\n')}\n`) });
       const ids = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
 
@@ -321,13 +322,29 @@ describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium
       await checkPage('import-bad-line');
       expect(await t.runtime.store.sessions.countSessions(testId, 'COMPLETE')).toBe(0);
 
-      await page.getByLabel('Session file').setInputFiles(file([good(ids[0]!), good(ids[1]!)]));
+      // 27 sessions, two of them abandoned: two pages of 25, and a status to filter by.
+      const many = Array.from({ length: 27 }, (_, i) => good(`00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`, i < 2 ? 'ABANDONED' : 'COMPLETE', i));
+      await page.getByLabel('Session file').setInputFiles(file(many));
       await page.getByRole('button', { name: 'Upload and import' }).click();
-      await page.getByRole('status').filter({ hasText: 'Imported: 2 new' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Imported: 27 new' }).waitFor();
       await page.getByRole('link', { name: "See the test's sessions" }).click();
       await heading(`Test ${testTitle}`).waitFor();
-      await page.getByRole('cell', { name: ids[0] }).waitFor();
+      await page.getByText('27 sessions', { exact: true }).waitFor();
       await checkPage('test-sessions');
+      const sessionRows = page.getByRole('table', { name: 'Sessions' }).getByRole('row');
+      expect(await sessionRows.count()).toBe(26);
+      await page.getByRole('button', { name: 'Next page' }).click();
+      await page.getByText('Page 2', { exact: true }).waitFor();
+      expect(await sessionRows.count()).toBe(3);
+      expect(new URL(page.url()).hash).toContain('page=2');
+
+      await page.getByLabel('Status').selectOption('ABANDONED');
+      await page.getByText('2 sessions with status ABANDONED', { exact: true }).waitFor();
+      expect(await sessionRows.count()).toBe(3);
+      await page.getByRole('link', { name: ids[1] }).click();
+      await heading('Session').waitFor();
+      await expect(page.locator('dl.details').textContent()).resolves.toContain('ABANDONED');
+      await checkPage('session');
     });
 
     it('reads the revocation in the audit log, by the acting admin', async () => {
