@@ -76,11 +76,7 @@ export function registerAdminErrors(app: FastifyInstance): void {
       return reply.code(status).send(body(status, error.code.replace(/_/g, '-'), error.message));
     }
     if (error.validation) {
-      const where = error.validationContext ?? 'request';
-      const first = error.validation[0];
-      const field = first?.instancePath ? first.instancePath.slice(1).replace(/\//g, '.') : (first?.params as { missingProperty?: string })?.missingProperty;
-      const detail = `${where}${field ? ` ${field}` : ''} ${first?.message ?? 'is invalid'}`;
-      return reply.code(400).send(body(400, 'invalid-request', redactSecrets(detail)));
+      return reply.code(400).send(body(400, 'invalid-request', redactSecrets(validationDetail(error))));
     }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ reason: error.message }, 'database unavailable');
@@ -94,4 +90,16 @@ export function registerAdminErrors(app: FastifyInstance): void {
     }
     return reply.code(status).send(body(status, 'invalid-request', redactSecrets(error.message)));
   });
+}
+
+/** One sentence naming the field and its rule: `body needs email`, `querystring.limit must be <= 500`. */
+function validationDetail(error: FastifyError): string {
+  const where = error.validationContext ?? 'request';
+  const first = error.validation?.[0];
+  if (!first) return `The ${where} is invalid.`;
+  const params = first.params as { missingProperty?: string; additionalProperty?: string };
+  const at = first.instancePath ? `${where}.${first.instancePath.slice(1).replace(/\//g, '.')}` : where;
+  if (params.missingProperty) return `${at} needs ${params.missingProperty}`;
+  if (params.additionalProperty) return `${at} has a field this route does not take: ${params.additionalProperty.slice(0, 64)}`;
+  return `${at} ${first.message ?? 'is invalid'}`;
 }

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { Actor, TestInput, TestPlan } from '../store/store.js';
+import type { Actor, Test, TestInput, TestPlan } from '../store/store.js';
 import type { OperationDeps } from './deps.js';
 import {
   memberView,
@@ -40,10 +40,15 @@ export const listMembers = async (d: OperationDeps, workspaceId: string): Promis
 export const createTest = async (d: OperationDeps, input: TestInput, by: Actor): Promise<Static<typeof TestView>> =>
   testView(await d.store.directory.createTest(input, by));
 
-/** A workspace's tests with their sessions counted by status (operators see every status; the API lists COMPLETE only). */
+/** A test with its sessions counted by status (operators see every status; the API lists COMPLETE only). */
+export const describeTest = async (d: OperationDeps, test: Test): Promise<Static<typeof ListedTest>> => ({
+  ...testView(test),
+  sessionsByStatus: await d.store.sessions.countSessionsByStatus(test.id),
+});
+
+/** A workspace's tests, each as describeTest gives it. */
 export async function listTests(d: OperationDeps, workspaceId: string): Promise<Static<typeof ListedTest>[]> {
-  const tests = await d.store.directory.listTests(workspaceId);
-  return Promise.all(tests.map(async (t) => ({ ...testView(t), sessionsByStatus: await d.store.sessions.countSessionsByStatus(t.id) })));
+  return Promise.all((await d.store.directory.listTests(workspaceId)).map((t) => describeTest(d, t)));
 }
 
 export const setTestPlan = async (d: OperationDeps, testId: string, plan: TestPlan, by: Actor): Promise<Static<typeof TestView>> =>

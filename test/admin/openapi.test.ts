@@ -11,7 +11,7 @@ describe('the admin OpenAPI document', () => {
     expect(res.status).toBe(200);
     const document = (await res.json()) as OpenAPIV3_1.Document;
     const result = await validate(structuredClone(document));
-    expect(result.valid, JSON.stringify(result.errors)).toBe(true);
+    expect(result.valid ? [] : result.errors.map((e) => e.message)).toEqual([]);
     expect(document.info.title).toBe('results-api admin API');
     expect(Object.keys(document.components?.securitySchemes ?? {}).sort()).toEqual(['adminToken', 'session']);
 

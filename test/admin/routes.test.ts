@@ -88,6 +88,11 @@ describe('support: API users and credentials', () => {
     expect(malformed.status).toBe(400);
     const extra = await support.request('POST', '/admin/api/users', { email: 'a@example.com', role: 'x' });
     expect(extra.status).toBe(400);
+    expect((await json<{ detail: string }>(extra)).detail).toBe('body has a field this route does not take: role');
+    const missing = await support.request('POST', '/admin/api/users', {});
+    expect((await json<{ detail: string }>(missing)).detail).toBe('body needs email');
+    const limit = await operator.request('GET', '/admin/api/audit?limit=0');
+    expect((await json<{ detail: string }>(limit)).detail).toBe('querystring.limit must be >= 1');
   });
 });
 
@@ -124,6 +129,12 @@ describe('account admin: members and tests of their workspaces only', () => {
     expect(page.totalCount).toBe(2);
     expect(page.sessions).toHaveLength(1);
     expect((await json<{ totalCount: number }>(await accountAdmin.request('GET', `/admin/api/tests/${myTest}/sessions`))).totalCount).toBe(3);
+    expect(await json(await accountAdmin.request('GET', `/admin/api/tests/${myTest}`))).toMatchObject({
+      id: myTest,
+      workspaceId: mine,
+      sessionCount: 3,
+      sessionsByStatus: { COMPLETE: 2, ABANDONED: 1 },
+    });
   });
 
   it('another workspace and its tests answer 404, exactly as unknown ones do', async () => {

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { isoTime } from '../../cli/output.js';
 import type { OperationDeps } from '../../operations/deps.js';
-import { addMember, createTest, createWorkspace, listMembers, listTests, listWorkspaces, removeMember, setTestPlan } from '../../operations/directory.js';
+import { addMember, createTest, createWorkspace, describeTest, listMembers, listTests, listWorkspaces, removeMember, setTestPlan } from '../../operations/directory.js';
 import { AddedMember, ListedTest, MemberView, RemovedMember, TestView, WorkspaceView } from '../../operations/views.js';
 import { BadPlanError, parseTestPlan } from '../../plans/test-plan.js';
 import { PRODUCT_TYPES, type TestInput, type TestPlan } from '../../store/store.js';
@@ -141,7 +141,7 @@ export function registerDirectoryRoutes(app: FastifyInstance, deps: OperationDep
     { schema: { tags: tags.tests, summary: 'A test', params: TestParams, response: adminResponses({ 200: ListedTest }, [404]) } },
     async (request) => {
       const { test } = await requireTestAccess(request, deps.store, request.params.testId.toLowerCase());
-      return (await listTests(deps, test.workspaceId)).find((t) => t.id === test.id)!;
+      return describeTest(deps, test);
     },
   );
 
