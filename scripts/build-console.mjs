@@ -42,7 +42,9 @@ export async function buildConsole(outdir = `${root}dist/console`) {
   return [...outputs, 'index.html'];
 }
 
+// `node scripts/build-console.mjs [OUTDIR]` (default dist/console/; tests build into a directory of their own).
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const files = await buildConsole();
-  process.stdout.write(`console built: dist/console/{${files.join(',')}}\n`);
+  const outdir = process.argv[2] ?? `${root}dist/console`;
+  const files = await buildConsole(outdir);
+  process.stdout.write(`console built: ${outdir}/{${files.join(',')}}\n`);
 }

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CONSOLE_CSP, registerAdminConsole } from '../../src/admin/console-route.js';
+import { CONSOLE_CSP, adminConsole, registerAdminConsole } from '../../src/admin/console-route.js';
+import { ADMIN_PLUGINS } from '../../src/admin/plugins.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -19,6 +20,10 @@ async function consoleApp(files: Record<string, string>) {
 }
 
 describe('the console route', () => {
+  it('is on the admin listener: serve registers every ADMIN_PLUGINS entry', () => {
+    expect(ADMIN_PLUGINS).toContain(adminConsole);
+  });
+
   it('serves the page at / and /setup (setup links), revalidated, under the console policy', async () => {
     const app = await consoleApp({ 'index.html': '<!doctype html><title>console</title>', 'main-ABC.js': 'export {};' });
     for (const url of ['/', '/setup']) {

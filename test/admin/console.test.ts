@@ -1,9 +1,12 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildAdminApp } from '../../src/admin/app.js';
-import { ADMIN_PLUGINS } from '../../src/admin/plugins.js';
+import { registerAdminConsole } from '../../src/admin/console-route.js';
 import { createAdminWithLink } from '../../src/admin/setup-links.js';
 import { totpCode } from '../../src/admin/totp.js';
 import { freePort, within } from '../helpers/net.js';
@@ -27,18 +30,21 @@ describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium
   let admin: FastifyInstance;
   let adminUrl: string;
   let browser: ConsoleBrowser;
+  let buildDir: string | undefined;
   const email = `ops-${Date.now()}@example.com`;
 
   beforeAll(async () => {
     if (!haveChromium) throw new Error(`Chromium not found at ${CHROMIUM}; .ci/run installs the Debian package chromium.`);
-    // The bundle under test is the one built from this checkout's console sources.
-    execFileSync(process.execPath, ['scripts/build-console.mjs'], { cwd: ROOT, stdio: 'pipe' });
+    // The bundle under test is built from this checkout's console sources, into a directory of
+    // this run's own (the sqlite and postgres projects run this file at the same time).
+    buildDir = mkdtempSync(join(tmpdir(), 'results-api-console-build-'));
+    execFileSync(process.execPath, ['scripts/build-console.mjs', buildDir], { cwd: ROOT, stdio: 'pipe' });
     const port = await freePort();
     adminUrl = `http://127.0.0.1:${port}`;
     // The token URL the console shows must be the one that works: the public app's real address.
     const publicPort = await freePort();
     t = await startTestApp({ port: publicPort, env: { PUBLIC_URL: `http://127.0.0.1:${publicPort}`, ADMIN_PORT: '0', ADMIN_URL: adminUrl } });
-    admin = await buildAdminApp({ ...t.runtime, logger: undefined }, ADMIN_PLUGINS);
+    admin = await buildAdminApp({ ...t.runtime, logger: undefined }, [(app) => registerAdminConsole(app, { buildDir })]);
     await admin.listen({ host: '127.0.0.1', port });
     browser = await openConsoleBrowser(adminUrl);
   });
@@ -54,6 +60,7 @@ describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium
     await browser?.close();
     await admin?.close();
     await t?.close();
+    if (buildDir) rmSync(buildDir, { recursive: true, force: true });
   });
 
   /** Every page is checked the same way: no serious accessibility violation, nothing the CSP blocked, nothing off-host. */
