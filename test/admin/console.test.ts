@@ -344,8 +344,22 @@ describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium
       // 27 sessions, two of them abandoned: two pages of 25, and a status to filter by.
       const many = Array.from({ length: 27 }, (_, i) => good(`00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`, i < 2 ? 'ABANDONED' : 'COMPLETE', i));
       await page.getByLabel('Session file').setInputFiles(file(many));
+      // Held for a moment on its way, so the progress bar can be seen (a local upload is instant).
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/sessions/import', async (route) => {
+        await held;
+        await route.continue();
+      });
       await page.getByRole('button', { name: 'Upload and import' }).click();
+      const progress = page.getByRole('progressbar', { name: /Upload/ });
+      await progress.waitFor();
+      await expect(page.getByRole('button', { name: 'Upload and import' }).isDisabled()).resolves.toBe(true);
+      await checkPage('import-progress');
+      release();
       await page.getByRole('status').filter({ hasText: 'Imported: 27 new' }).waitFor();
+      await progress.waitFor({ state: 'detached' });
+      await page.unroute('**/sessions/import');
       await page.getByRole('link', { name: "See the test's sessions" }).click();
       await heading(`Test ${testTitle}`).waitFor();
       await page.getByText('27 sessions', { exact: true }).waitFor();
