@@ -307,6 +307,16 @@ describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium
       expect(rotated).not.toBe(issued.clientSecret);
       await page.getByRole('cell', { name: 'active (2 secrets)' }).waitFor();
       await panel.getByRole('button', { name: 'I have copied it: hide the secret' }).click();
+      // Ending the grace period at once: only the new secret works.
+      await page.getByRole('button', { name: `Retire previous secret of ${issued.clientId}` }).click();
+      await page.getByRole('button', { name: `Confirm: retire previous secret of ${issued.clientId}` }).click();
+      await page.getByRole('cell', { name: 'active (1 secret)' }).waitFor();
+      const old = await fetch(issued.tokenUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: issued.clientId, client_secret: issued.clientSecret, scope: 'studies:read' }),
+      });
+      expect(old.status).toBe(401);
     });
 
     it('revokes the credential, and the API refuses its token', async () => {

@@ -157,6 +157,7 @@ export const credentialsApi = {
   list: (email?: string) => get<Credential[]>(`${ADMIN_API}/credentials${query({ email })}`),
   issue: (email: string) => post<IssuedCredential>(`${ADMIN_API}/credentials`, { email }),
   rotate: (clientId: string) => post<RotatedCredential>(`${ADMIN_API}/credentials/${enc(clientId)}/rotate`),
+  retirePrevious: (clientId: string) => post<Credential & { retired: number }>(`${ADMIN_API}/credentials/${enc(clientId)}/retire-previous`),
   revoke: (clientId: string) => post<Credential & { alreadyRevoked: boolean }>(`${ADMIN_API}/credentials/${enc(clientId)}/revoke`),
 };
 

@@ -84,6 +84,11 @@ function UserPage({ email }: { email: string }) {
     setSecret({ issued: rotated, note: `New secret for ${clientId}.${previous}` });
     credentials.reload();
   });
+  const retire = useAction(async (clientId: string) => {
+    const { retired } = await credentialsApi.retirePrevious(clientId);
+    setNotice(`Retired ${retired} previous secret${retired === 1 ? '' : 's'} of ${clientId}: only the newest works now.`);
+    credentials.reload();
+  });
   const revoke = useAction(async (clientId: string) => {
     await credentialsApi.revoke(clientId);
     setSecret(undefined);
@@ -124,7 +129,7 @@ function UserPage({ email }: { email: string }) {
           Issue a credential
         </button>
       </p>
-      <ErrorMessage error={issue.error ?? rotate.error ?? revoke.error ?? setStatus.error} />
+      <ErrorMessage error={issue.error ?? rotate.error ?? retire.error ?? revoke.error ?? setStatus.error} />
       {notice ? <Notice>{notice}</Notice> : null}
       {secret ? <SecretPanel issued={secret.issued} note={secret.note} onDone={() => setSecret(undefined)} /> : null}
       <LoadedView loaded={credentials}>
@@ -157,6 +162,16 @@ function UserPage({ email }: { email: string }) {
                           <button type="button" disabled={rotate.busy} onClick={() => void rotate.act(c.clientId)}>
                             Rotate secret<span class="visually-hidden"> of {c.clientId}</span>
                           </button>{' '}
+                          {c.activeSecrets > 1 ? (
+                            <>
+                              <ConfirmButton
+                                label="Retire previous secret"
+                                confirmLabel="Confirm: retire previous secret"
+                                what={`of ${c.clientId}`}
+                                onConfirm={() => void retire.act(c.clientId)}
+                              />{' '}
+                            </>
+                          ) : null}
                           <ConfirmButton label="Revoke" confirmLabel="Confirm: revoke" what={c.clientId} onConfirm={() => void revoke.act(c.clientId)} />
                         </>
                       )}
