@@ -75,6 +75,17 @@ export function registerAdmins(program: Command): void {
     });
 
   admins
+    .command('totp-reset')
+    .description("turn an admin's TOTP second factor off (a lost phone); they can enrol again once signed in")
+    .requiredOption('--email <email>', "the admin's email")
+    .option(JSON_FLAG, JSON_FLAG_HELP)
+    .action(async (options: OutputOptions & { email: string }) => {
+      const email = emailArgument('--email', options.email);
+      const admin = await withRuntime((rt, by) => rt.store.admins.resetTotp(email, by));
+      emit(options, adminJson(admin), () => `${admin.email} signs in with the password alone now; TOTP can be enrolled again from the console`);
+    });
+
+  admins
     .command('list')
     .description('list admin accounts')
     .option(JSON_FLAG, JSON_FLAG_HELP)

@@ -92,6 +92,9 @@ export function describeAdminsContract(name: string, makeStore: (clock: ManualCl
       expect(await store.admins.recordTotpStep(admin.id, 10)).toBe(false);
       expect(await store.admins.recordTotpStep(admin.id, 11)).toBe(true);
       expect(await store.admins.recordTotpStep(admin.id, 11)).toBe(false);
+      expect(await store.admins.resetTotp('ADMIN1@example.com', by)).toMatchObject({ totpEnabled: false });
+      expect(await store.admins.findAdminForSignIn(admin.email)).toMatchObject({ totpSecret: null, totpLastStep: null });
+      expect((await refusal(store.admins.resetTotp('nobody@example.com', by))).code).toBe('not_found');
     });
 
     it('workspaces are assigned to account admins only, once', async () => {

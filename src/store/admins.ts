@@ -221,6 +221,20 @@ export class AdminRepository {
     });
   }
 
+  /** Turns an admin's second factor off (a lost phone); they enrol again after signing in. */
+  resetTotp(email: string, by: Actor): Promise<Admin> {
+    return this.db.write(null, async (tx) => {
+      const updated = await tx.run(
+        'UPDATE admins SET totp_secret = NULL, totp_pending_secret = NULL, totp_last_step = NULL WHERE email_key = @key',
+        { key: emailKey(email) },
+      );
+      if (updated === 0) throw adminConflict.noAdmin(`with email ${email}`);
+      const admin = adminOf((await tx.one(`SELECT ${ADMIN_COLUMNS} FROM admins a WHERE a.email_key = @key`, { key: emailKey(email) }))!);
+      await audit(tx, this.clock, by, 'admin.totp_reset', admin.email, {});
+      return admin;
+    });
+  }
+
   /** Lets an account admin administer a workspace. */
   assignWorkspace(adminId: string, workspaceId: string, by: Actor): Promise<void> {
     return this.db.write(null, async (tx) => {

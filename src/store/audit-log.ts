@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = [
   'admin.sign_in',
   'admin.sign_out',
   'admin.totp_enable',
+  'admin.totp_reset',
   'admin.assign',
   'admin.unassign',
   'admin_client.create',

@@ -166,7 +166,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
   // Writes that nothing cached depends on: they announce nothing, by design.
   const bookkeeping = new Set(['credentials.recordClientUse', 'settings.getOrSet']);
   // Admin accounts, sessions and clients: read from the database on every admin request, never cached.
-  for (const m of ['createAdmin', 'renewSetupLink', 'completeSetup', 'createSession', 'endSession', 'recordTotpStep', 'setPendingTotp', 'enableTotp', 'assignWorkspace', 'unassignWorkspace', 'createClient', 'revokeClient']) bookkeeping.add(`admins.${m}`);
+  for (const m of ['createAdmin', 'renewSetupLink', 'completeSetup', 'createSession', 'endSession', 'recordTotpStep', 'setPendingTotp', 'enableTotp', 'resetTotp', 'assignWorkspace', 'unassignWorkspace', 'createClient', 'revokeClient']) bookkeeping.add(`admins.${m}`);
   for (const m of ['listAdmins', 'getAdmin', 'findAdminForSignIn', 'findSession', 'pendingTotp', 'assignedWorkspaces', 'administers', 'listClients', 'findClientForAuth']) readers.add(`admins.${m}`);
   // Private helpers (TypeScript keeps them on the prototype).
   const helpers = new Set(['credentials.credential', 'credentials.requireUsable', 'credentials.liveSecrets']);
