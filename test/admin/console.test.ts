@@ -328,6 +328,15 @@ describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium
       await checkPage('credential-revoked');
       const refused = await fetch(`${t.url}/api/v2/sessionResults?testId=${testId}`, { headers: { authorization: `Bearer ${token}` } });
       expect(refused.status).toBe(401);
+
+      // Disabling the user (and enabling it again) is on the same page.
+      await page.getByRole('button', { name: 'Disable user' }).click();
+      await page.getByRole('button', { name: 'Confirm: disable user' }).click();
+      await page.getByRole('status').filter({ hasText: `Disabled ${userEmail}` }).waitFor();
+      expect((await t.runtime.store.credentials.findUserByEmail(userEmail))?.status).toBe('disabled');
+      await page.getByRole('button', { name: 'Enable user' }).click();
+      await page.getByRole('status').filter({ hasText: `Enabled ${userEmail}` }).waitFor();
+      expect((await t.runtime.store.credentials.findUserByEmail(userEmail))?.status).toBe('active');
     });
 
     it('imports a file with a bad line: nothing imported, the line and its problem shown; then the fixed file', async () => {
