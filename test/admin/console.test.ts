@@ -89,6 +89,16 @@ describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium
     expect(asset.headers.get('cache-control')).toContain('immutable');
   });
 
+  it('has an accessibility check that can fail: an unlabelled field on the page is reported', async () => {
+    await browser.page.goto(`${adminUrl}/`);
+    await heading('Sign in').waitFor();
+    expect(await browser.accessibilityViolations()).toEqual([]);
+    await browser.page.evaluate(() => document.querySelector('form')?.append(document.createElement('input')));
+    await expect(browser.accessibilityViolations()).resolves.toEqual([expect.stringMatching(/^critical label /)]);
+    await browser.page.reload();
+    await heading('Sign in').waitFor();
+  });
+
   it('first sign-in: the setup link from `admins create` sets the password and signs in', async () => {
     const { setupLink } = await createAdminWithLink(t.runtime, { email, role: 'operator' }, { actor: 'cli:test' });
     expect(setupLink.startsWith(`${adminUrl}/setup#token=`)).toBe(true);
