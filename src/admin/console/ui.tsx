@@ -106,11 +106,14 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   return { ...state, reload };
 }
 
-/** What a loaded region shows while loading or after failing; `children` once loaded. */
+/**
+ * What a loaded region shows while loading or after failing; `children` once loaded. While a
+ * newer load is on its way the region keeps what it showed, marked busy for assistive technology.
+ */
 export function LoadedView<T>({ loaded, children }: { loaded: Loaded<T>; children: (data: T) => ComponentChildren }) {
   if (loaded.error) return <ErrorMessage error={loaded.error} />;
   if (loaded.data === undefined) return <p class="loading">Loading…</p>;
-  return <>{children(loaded.data)}</>;
+  return <div aria-busy={loaded.loading ? 'true' : 'false'}>{children(loaded.data)}</div>;
 }
 
 /**

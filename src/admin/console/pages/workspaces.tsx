@@ -95,9 +95,10 @@ function WorkspacePage({ id }: { id: string }) {
   });
   const [testTitle, setTestTitle] = useState('');
   const [productType, setProductType] = useState<ProductType>('SURVEY');
+  const [testNotice, setTestNotice] = useState('');
   const createTest = useAction(async () => {
     const test = await testsApi.create(id, { title: testTitle.trim(), productType });
-    setNotice(`Created test ${test.title}.`);
+    setTestNotice(`Created test ${test.title}.`);
     setTestTitle('');
     tests.reload();
   });
@@ -175,6 +176,7 @@ function WorkspacePage({ id }: { id: string }) {
         </button>
       </form>
       <ErrorMessage error={createTest.error} />
+      {testNotice ? <Notice>{testNotice}</Notice> : null}
       <LoadedView loaded={tests}>
         {(list) =>
           list.length === 0 ? (
