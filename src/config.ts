@@ -76,6 +76,10 @@ export interface Config {
   readonly secretRotationGraceSeconds: number;
   /** The operations listener for /metrics; undefined when METRICS_PORT=off. */
   readonly metrics: MetricsListenerConfig | undefined;
+  /** Background jobs (clips, reels) this server process runs at once; 0: it runs none. */
+  readonly jobConcurrency: number;
+  /** How long a claimed job stays its runner's without a heartbeat: a killed process's job is picked up after this. */
+  readonly jobLeaseSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -254,5 +258,7 @@ export function loadConfig(env: Env = process.env, terminal = false): Config {
     trustProxy: trustProxy(env.TRUST_PROXY),
     secretRotationGraceSeconds: integer(env, 'SECRET_ROTATION_GRACE_SECONDS', 86_400, 0, 31_536_000),
     metrics: metricsListener(env, port),
+    jobConcurrency: integer(env, 'JOB_CONCURRENCY', 1, 0, 64),
+    jobLeaseSeconds: integer(env, 'JOB_LEASE_SECONDS', 30, 2, 3600),
   });
 }

@@ -6,6 +6,7 @@ import { AuditLog } from './audit-log.js';
 import { CredentialRepository } from './credentials.js';
 import type { Announce, Database } from './database.js';
 import { DirectoryRepository } from './directory.js';
+import { JobRepository } from './jobs.js';
 import type { PostgresOptions } from './postgres/postgres-database.js';
 import { SessionRepository, type SessionBulkWriter } from './sessions.js';
 import { SettingsRepository } from './settings.js';
@@ -24,6 +25,7 @@ export interface Store {
   readonly revocations: TokenRevocationRepository;
   readonly audit: AuditLog;
   readonly settings: SettingsRepository;
+  readonly jobs: JobRepository;
 }
 
 export interface OpenStoreOptions {
@@ -62,6 +64,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions):
     revocations: new TokenRevocationRepository(database, clock),
     audit: new AuditLog(database, clock),
     settings: new SettingsRepository(database),
+    jobs: new JobRepository(database, clock),
   };
 }
 

@@ -136,4 +136,27 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
        WHERE upper(product_type) IN ('SURVEY', 'LIVE_CONVERSATION', 'NON_THINK_OUT_LOUD', 'THINK_OUT_LOUD');
     `,
   },
+  {
+    // Background jobs; see sqlite/migrations.ts version 7.
+    version: 7,
+    sql: `
+      CREATE TABLE jobs (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        kind TEXT NOT NULL,
+        subject TEXT COLLATE "C" NOT NULL,
+        payload JSONB NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'error')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        max_attempts INTEGER NOT NULL,
+        run_at BIGINT NOT NULL,
+        lease_owner TEXT,
+        lease_until BIGINT,
+        last_error TEXT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX jobs_due ON jobs (state, run_at);
+      CREATE INDEX jobs_by_subject ON jobs (subject);
+    `,
+  },
 ];

@@ -6,6 +6,7 @@ import { openPostgresStore } from '../../../test/helpers/stores.js';
 import type { Announce } from '../database.js';
 import { StoreConflictError } from '../conflicts.js';
 import type { Store } from '../open-store.js';
+import { describeJobsContract } from '../jobs.contract.js';
 import { describeStoreContract } from '../store.contract.js';
 import { postgresMigrations } from './migrations.js';
 import { PostgresDatabase } from './postgres-database.js';
@@ -28,6 +29,7 @@ await describeIfPostgres('PostgreSQL store', (url) => {
   });
 
   describeStoreContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
+  describeJobsContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
 
   const by = { actor: 'test' };
 

@@ -129,4 +129,28 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
        WHERE upper(product_type) IN ('SURVEY', 'LIVE_CONVERSATION', 'NON_THINK_OUT_LOUD', 'THINK_OUT_LOUD');
     `,
   },
+  {
+    // Background jobs (issue 15): one row per piece of work, claimed under a lease that the
+    // running process renews; a row whose lease ran out is claimed again (its process died).
+    version: 7,
+    sql: `
+      CREATE TABLE jobs (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'error')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        max_attempts INTEGER NOT NULL,
+        run_at INTEGER NOT NULL,
+        lease_owner TEXT,
+        lease_until INTEGER,
+        last_error TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX jobs_due ON jobs (state, run_at);
+      CREATE INDEX jobs_by_subject ON jobs (subject);
+    `,
+  },
 ];

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../../test/helpers/stores.js';
 import { ManualClock } from '../../clock.js';
+import { describeJobsContract } from '../jobs.contract.js';
 import { describeStoreContract } from '../store.contract.js';
 import { sqliteMigrations } from './migrations.js';
 
@@ -14,6 +15,7 @@ let n = 0;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describeStoreContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
+describeJobsContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 
 describe('SQLite migration 2', () => {
   it('counts the sessions a version-1 database already holds, per test and status', async () => {
