@@ -12,6 +12,7 @@ import { requireRedis } from '../helpers/redis.js';
 import { AuditLog } from '../../src/store/audit-log.js';
 import { CredentialRepository } from '../../src/store/credentials.js';
 import { DirectoryRepository } from '../../src/store/directory.js';
+import { JobRepository } from '../../src/store/jobs.js';
 import { SessionRepository } from '../../src/store/sessions.js';
 import { SettingsRepository } from '../../src/store/settings.js';
 import { SigningKeyRepository } from '../../src/store/signing-keys.js';
@@ -154,17 +155,23 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     revocations: TokenRevocationRepository,
     audit: AuditLog,
     settings: SettingsRepository,
+    jobs: JobRepository,
   };
   const readers = new Set([
     'credentials.findUserByEmail', 'credentials.listUsers', 'credentials.listCredentials', 'credentials.findClientForAuth',
     'credentials.findPrincipal', 'directory.listWorkspaces', 'directory.getWorkspace', 'directory.listWorkspacesForMember',
     'directory.listMembers', 'directory.isMember', 'directory.getTest', 'directory.listTests', 'directory.findVisibleTest',
     'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'sessions.listCompletedSessions', 'sessions.findSession', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
+    'jobs.get', 'jobs.list', 'jobs.countByState',
   ]);
   // Writes that nothing cached depends on: they announce nothing, by design.
-  const bookkeeping = new Set(['credentials.recordClientUse', 'settings.getOrSet']);
+  const bookkeeping = new Set([
+    'credentials.recordClientUse', 'settings.getOrSet',
+    // The job queue: no request path caches it.
+    'jobs.claim', 'jobs.heartbeat', 'jobs.complete', 'jobs.fail', 'jobs.release',
+  ]);
   // Private helpers (TypeScript keeps them on the prototype).
-  const helpers = new Set(['credentials.credential', 'credentials.requireUsable', 'credentials.liveSecrets']);
+  const helpers = new Set(['credentials.credential', 'credentials.requireUsable', 'credentials.liveSecrets', 'jobs.endInError']);
 
   it('every mutation of every repository, made by a third process, is heard by both servers', async () => {
     const s = await seed(cli, { sessions: 1 });
