@@ -76,11 +76,33 @@ export interface Config {
   readonly secretRotationGraceSeconds: number;
   /** The operations listener for /metrics; undefined when METRICS_PORT=off. */
   readonly metrics: MetricsListenerConfig | undefined;
+  /** Where session videos and their derived media are kept (MEDIA_URL). */
+  readonly media: MediaConfig;
   /** Background jobs (clips, reels) this server process runs at once; 0: it runs none. */
   readonly jobConcurrency: number;
   /** How long a claimed job stays its runner's without a heartbeat: a killed process's job is picked up after this. */
   readonly jobLeaseSeconds: number;
 }
+
+/**
+ * MEDIA_URL: `file:<directory>` (the default, `file:./data/media`) or
+ * `s3://<bucket>[/<prefix>]?endpoint=...&region=...&forcePathStyle=true|false` for
+ * S3-compatible object storage; S3 credentials come from the standard AWS environment
+ * variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_PROFILE).
+ */
+export type MediaConfig =
+  | { readonly kind: 'file'; readonly directory: string }
+  | {
+      readonly kind: 's3';
+      readonly bucket: string;
+      /** Prepended to every object key ('' or ending in '/'). */
+      readonly prefix: string;
+      /** Undefined: AWS's own endpoint for the region. */
+      readonly endpoint: string | undefined;
+      readonly region: string;
+      /** Path-style addressing (bucket in the path): what most S3-compatible servers need. */
+      readonly forcePathStyle: boolean;
+    };
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -161,6 +183,49 @@ function metricsListener(env: Env, publicPort: number): MetricsListenerConfig | 
   const host = env.METRICS_HOST || '127.0.0.1';
   if (!HOST_PATTERN.test(host)) throw new ConfigError(`METRICS_HOST must be an address or host name (got "${host}")`);
   return Object.freeze({ host, port });
+}
+
+const S3_BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const S3_OPTIONS = new Set(['endpoint', 'region', 'forcePathStyle']);
+
+export function mediaConfig(env: Env): MediaConfig {
+  const raw = env.MEDIA_URL || 'file:./data/media';
+  if (raw.startsWith('file:')) {
+    // file:./relative, file:/absolute and file:///absolute all name a directory.
+    const directory = raw.startsWith('file://') ? decodeURIComponent(new URL(raw).pathname) : raw.slice('file:'.length);
+    if (!directory) throw new ConfigError(`MEDIA_URL must name a directory after file: (got "${raw}")`);
+    return Object.freeze({ kind: 'file', directory });
+  }
+  if (!raw.startsWith('s3://')) throw new ConfigError(`MEDIA_URL must be file:<directory> or s3://<bucket>?region=... (got "${redactUrl(raw)}")`);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`MEDIA_URL is not a valid s3:// URL (got "${redactUrl(raw)}")`);
+  }
+  if (url.username || url.password) throw new ConfigError('MEDIA_URL must not carry credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
+  if (!S3_BUCKET.test(url.hostname)) throw new ConfigError(`MEDIA_URL's bucket must be 3-63 lowercase letters, digits, '.' or '-' (got "${url.hostname}")`);
+  for (const name of url.searchParams.keys()) {
+    if (!S3_OPTIONS.has(name)) throw new ConfigError(`MEDIA_URL has an unknown option "${name}" (known: ${[...S3_OPTIONS].join(', ')})`);
+  }
+  const endpoint = url.searchParams.get('endpoint') || undefined;
+  if (endpoint !== undefined && !/^https?:\/\/[^/?#]+\/?$/.test(endpoint)) {
+    throw new ConfigError(`MEDIA_URL's endpoint must be an http(s) origin like http://127.0.0.1:9000 (got "${endpoint}")`);
+  }
+  const pathStyle = url.searchParams.get('forcePathStyle');
+  if (pathStyle !== null && pathStyle !== 'true' && pathStyle !== 'false') {
+    throw new ConfigError(`MEDIA_URL's forcePathStyle must be true or false (got "${pathStyle}")`);
+  }
+  const prefix = decodeURIComponent(url.pathname.replace(/^\/+/, '').replace(/\/+$/, ''));
+  return Object.freeze({
+    kind: 's3',
+    bucket: url.hostname,
+    prefix: prefix ? `${prefix}/` : '',
+    endpoint: endpoint?.replace(/\/$/, ''),
+    region: url.searchParams.get('region') || 'us-east-1',
+    // A custom endpoint (an S3-compatible server) is path-style unless told otherwise.
+    forcePathStyle: pathStyle === null ? endpoint !== undefined : pathStyle === 'true',
+  });
 }
 
 /** Hides a password in a connection URL so it can be printed. */
@@ -258,6 +323,7 @@ export function loadConfig(env: Env = process.env, terminal = false): Config {
     trustProxy: trustProxy(env.TRUST_PROXY),
     secretRotationGraceSeconds: integer(env, 'SECRET_ROTATION_GRACE_SECONDS', 86_400, 0, 31_536_000),
     metrics: metricsListener(env, port),
+    media: mediaConfig(env),
     jobConcurrency: integer(env, 'JOB_CONCURRENCY', 1, 0, 64),
     jobLeaseSeconds: integer(env, 'JOB_LEASE_SECONDS', 30, 2, 3600),
   });

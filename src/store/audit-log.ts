@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = [
   'sessions.import',
   'key.add',
   'token.revoke',
+  'video.import',
   'job.fail',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -38,5 +38,6 @@ export const conflict = {
     new StoreConflictError('not_found', `${email} is not a member of workspace ${workspaceId}`),
   testExists: (id: string) => new StoreConflictError('duplicate', `test ${id} already exists`),
   noTest: (id: string) => new StoreConflictError('not_found', `no test with id ${id}`),
+  noSession: (sessionId: string) => new StoreConflictError('not_found', `no session with id ${sessionId}`),
   foreignSession: (sessionId: string) => new StoreConflictError('foreign_session', `session ${sessionId} belongs to another test`),
 };

@@ -14,6 +14,7 @@ import { SigningKeyRepository } from './signing-keys.js';
 import { SqliteDatabase } from './sqlite/sqlite-database.js';
 import { sqliteSessionWriter } from './sqlite/session-import.js';
 import { TokenRevocationRepository } from './token-revocations.js';
+import { VideoRepository } from './videos.js';
 
 /** Every repository over one database. Code that needs a part names that part. */
 export interface Store {
@@ -25,6 +26,7 @@ export interface Store {
   readonly revocations: TokenRevocationRepository;
   readonly audit: AuditLog;
   readonly settings: SettingsRepository;
+  readonly videos: VideoRepository;
   readonly jobs: JobRepository;
 }
 
@@ -64,6 +66,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions):
     revocations: new TokenRevocationRepository(database, clock),
     audit: new AuditLog(database, clock),
     settings: new SettingsRepository(database),
+    videos: new VideoRepository(database, clock),
     jobs: new JobRepository(database, clock),
   };
 }

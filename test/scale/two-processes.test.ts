@@ -17,6 +17,7 @@ import { SessionRepository } from '../../src/store/sessions.js';
 import { SettingsRepository } from '../../src/store/settings.js';
 import { SigningKeyRepository } from '../../src/store/signing-keys.js';
 import { TokenRevocationRepository } from '../../src/store/token-revocations.js';
+import { VideoRepository } from '../../src/store/videos.js';
 import { makeSessions, seed, type Seeded } from '../helpers/seed.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { within } from '../helpers/net.js';
@@ -155,6 +156,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     revocations: TokenRevocationRepository,
     audit: AuditLog,
     settings: SettingsRepository,
+    videos: VideoRepository,
     jobs: JobRepository,
   };
   const readers = new Set([
@@ -162,11 +164,12 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     'credentials.findPrincipal', 'directory.listWorkspaces', 'directory.getWorkspace', 'directory.listWorkspacesForMember',
     'directory.listMembers', 'directory.isMember', 'directory.getTest', 'directory.listTests', 'directory.findVisibleTest',
     'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'sessions.listCompletedSessions', 'sessions.findSession', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
+    'videos.findVideo', 'videos.listVideos',
     'jobs.get', 'jobs.list', 'jobs.countByState',
   ]);
   // Writes that nothing cached depends on: they announce nothing, by design.
   const bookkeeping = new Set([
-    'credentials.recordClientUse', 'settings.getOrSet',
+    'credentials.recordClientUse', 'settings.getOrSet', 'videos.saveVideo',
     // The job queue: no request path caches it.
     'jobs.claim', 'jobs.heartbeat', 'jobs.complete', 'jobs.fail', 'jobs.release',
   ]);

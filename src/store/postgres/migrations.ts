@@ -137,6 +137,28 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
     `,
   },
   {
+    // Session videos; see sqlite/migrations.ts version 6.
+    version: 6,
+    sql: `
+      CREATE TABLE videos (
+        session_id TEXT COLLATE "C" PRIMARY KEY REFERENCES sessions (session_id),
+        test_id TEXT COLLATE "C" NOT NULL REFERENCES tests (id),
+        object_key TEXT NOT NULL,
+        poster_key TEXT,
+        content_sha256 TEXT NOT NULL,
+        content_type TEXT NOT NULL,
+        size_bytes BIGINT NOT NULL,
+        duration_ms BIGINT NOT NULL,
+        width INTEGER NOT NULL,
+        height INTEGER NOT NULL,
+        has_audio SMALLINT NOT NULL CHECK (has_audio IN (0, 1)),
+        regions JSONB NOT NULL,
+        imported_at BIGINT NOT NULL
+      );
+      CREATE INDEX videos_by_test ON videos (test_id, session_id);
+    `,
+  },
+  {
     // Background jobs; see sqlite/migrations.ts version 7.
     version: 7,
     sql: `

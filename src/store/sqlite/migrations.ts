@@ -130,6 +130,30 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
     `,
   },
   {
+    // Session videos (issue 15): one per session, its bytes in the media storage (MEDIA_URL)
+    // under object_key, named by their SHA-256 so importing the same file again changes nothing.
+    // regions: JSON {screen?, camera?}, each {topLeftPoint: {x, y}, widthPx, heightPx}.
+    version: 6,
+    sql: `
+      CREATE TABLE videos (
+        session_id TEXT PRIMARY KEY REFERENCES sessions (session_id),
+        test_id TEXT NOT NULL REFERENCES tests (id),
+        object_key TEXT NOT NULL,
+        poster_key TEXT,
+        content_sha256 TEXT NOT NULL,
+        content_type TEXT NOT NULL,
+        size_bytes INTEGER NOT NULL,
+        duration_ms INTEGER NOT NULL,
+        width INTEGER NOT NULL,
+        height INTEGER NOT NULL,
+        has_audio INTEGER NOT NULL CHECK (has_audio IN (0, 1)),
+        regions TEXT NOT NULL,
+        imported_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX videos_by_test ON videos (test_id, session_id);
+    `,
+  },
+  {
     // Background jobs (issue 15): one row per piece of work, claimed under a lease that the
     // running process renews; a row whose lease ran out is claimed again (its process died).
     version: 7,

@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { MediaLinkSigner } from './media-links.js';
+import {
+  assertMediaKey,
+  contentTypeOfKey,
+  MediaNotFoundError,
+  type ByteRange,
+  type MediaObject,
+  type MediaStorage,
+  type SignedLinkOptions,
+  type SignedMediaLink,
+} from './media-storage.js';
+
+const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+/**
+ * Media as files under one directory, a key being a relative path. A file is written beside
+ * its final name and renamed into place, so a reader never sees half an object. The media
+ * type comes from the key's extension (callers name keys by what they hold). Links point at
+ * this server, signed by `links`.
+ */
+export class FilesystemMediaStorage implements MediaStorage {
+  readonly kind = 'file';
+  private readonly root: string;
+
+  constructor(
+    directory: string,
+    private readonly links: MediaLinkSigner,
+  ) {
+    this.root = resolve(directory);
+  }
+
+  async put(key: string, body: Readable, _contentType: string): Promise<MediaObject> {
+    return this.writeAtomically(key, (partial) => pipeline(body, createWriteStream(partial, { flags: 'wx' })));
+  }
+
+  async putFile(key: string, path: string, _contentType: string): Promise<MediaObject> {
+    return this.writeAtomically(key, (partial) => copyFile(path, partial));
+  }
+
+  async stat(key: string): Promise<MediaObject | null> {
+    try {
+      const info = await stat(this.pathOf(key));
+      return info.isFile() ? { key, size: info.size, contentType: contentTypeOfKey(key) } : null;
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  async getStream(key: string, range?: ByteRange): Promise<Readable> {
+    let handle;
+    try {
+      handle = await open(this.pathOf(key), 'r');
+    } catch (error) {
+      if (isMissing(error)) throw new MediaNotFoundError(key);
+      throw error;
+    }
+    // The stream owns the handle and closes it when it ends or is destroyed.
+    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  async signedUrl(key: string, options: SignedLinkOptions): Promise<SignedMediaLink> {
+    assertMediaKey(key);
+    return this.links.sign(key, options);
+  }
+
+  /** The file that holds `key`, always inside the media directory. */
+  pathOf(key: string): string {
+    assertMediaKey(key);
+    return join(this.root, ...key.split('/'));
+  }
+
+  private async writeAtomically(key: string, write: (partial: string) => Promise<unknown>): Promise<MediaObject> {
+    const path = this.pathOf(key);
+    await mkdir(dirname(path), { recursive: true });
+    const partial = `${path}.${randomBytes(6).toString('hex')}.partial`;
+    try {
+      await write(partial);
+      await rename(partial, path);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
+    const { size } = await stat(path);
+    return { key, size, contentType: contentTypeOfKey(key) };
+  }
+}
