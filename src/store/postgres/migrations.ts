@@ -141,7 +141,7 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
     version: 6,
     sql: `
       CREATE TABLE videos (
-        session_id TEXT COLLATE "C" PRIMARY KEY REFERENCES sessions (session_id),
+        session_id TEXT COLLATE "C" PRIMARY KEY,
         test_id TEXT COLLATE "C" NOT NULL REFERENCES tests (id),
         object_key TEXT NOT NULL,
         poster_key TEXT,

@@ -8,6 +8,7 @@ import { StoreConflictError } from '../conflicts.js';
 import type { Store } from '../open-store.js';
 import { describeJobsContract } from '../jobs.contract.js';
 import { describeStoreContract } from '../store.contract.js';
+import { describeVideoContract } from '../videos.contract.js';
 import { postgresMigrations } from './migrations.js';
 import { PostgresDatabase } from './postgres-database.js';
 
@@ -29,6 +30,7 @@ await describeIfPostgres('PostgreSQL store', (url) => {
   });
 
   describeStoreContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
+  describeVideoContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
   describeJobsContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
 
   const by = { actor: 'test' };

@@ -133,10 +133,12 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
     // Session videos (issue 15): one per session, its bytes in the media storage (MEDIA_URL)
     // under object_key, named by their SHA-256 so importing the same file again changes nothing.
     // regions: JSON {screen?, camera?}, each {topLeftPoint: {x, y}, widthPx, heightPx}.
+    // No foreign key to sessions: the bulk session import rebuilds that table's indexes, and
+    // VideoRepository.saveVideo checks the session in its transaction.
     version: 6,
     sql: `
       CREATE TABLE videos (
-        session_id TEXT PRIMARY KEY REFERENCES sessions (session_id),
+        session_id TEXT PRIMARY KEY,
         test_id TEXT NOT NULL REFERENCES tests (id),
         object_key TEXT NOT NULL,
         poster_key TEXT,

@@ -7,6 +7,7 @@ import { openSqliteStore } from '../../../test/helpers/stores.js';
 import { ManualClock } from '../../clock.js';
 import { describeJobsContract } from '../jobs.contract.js';
 import { describeStoreContract } from '../store.contract.js';
+import { describeVideoContract } from '../videos.contract.js';
 import { sqliteMigrations } from './migrations.js';
 
 // A real file (not :memory:) so WAL mode and the file-backed paths are what gets tested.
@@ -15,6 +16,7 @@ let n = 0;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describeStoreContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
+describeVideoContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 describeJobsContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 
 describe('SQLite migration 2', () => {
