@@ -21,8 +21,10 @@ import type { SecretHasher } from './oauth/client-secrets.js';
 import { registerAuthorizationServers } from './oauth/routes.js';
 import type { KeyRing } from './oauth/signing-keys.js';
 import { registerLegacyRoutes } from './legacy/routes.js';
+import { registerClipRoutes } from './clips/routes.js';
 import { registerResultsRoutes } from './results/routes.js';
 import type { SessionPageReader } from './results/session-pages.js';
+import type { OpenedMediaStorage } from './media/storage/open-media-storage.js';
 import type { Store } from './store/store.js';
 import type { ApiProblem, OAuthError } from './errors.js';
 import { logDependencyOutages } from './ops/dependency-outages.js';
@@ -42,6 +44,8 @@ export interface AppDeps {
   verifier: AccessTokenVerifier;
   reads: AccessReads;
   pages: SessionPageReader;
+  /** Where videos, clips and reels are kept (MEDIA_URL), and the checker of this server's media links. */
+  media: OpenedMediaStorage;
   /** Set when REDIS_URL is configured; checked by /readyz, its outages logged. */
   redis?: Pick<SharedRedis, 'ping' | 'outage'> | undefined;
   /** Per-process metrics; created here unless given. */
@@ -101,6 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerApiGuard(api, { ...deps, rateLimit: deps.config.rateLimit });
     registerResultsRoutes(api, deps);
     registerLegacyRoutes(api, deps);
+    registerClipRoutes(api, deps);
   });
 
   return app;

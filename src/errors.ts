@@ -164,6 +164,8 @@ export const apiErrors = {
   workspaceNotFound: (internal: string) => new ApiProblem('not-found', 'Workspace not found', { internal }),
   studyNotFound: (internal: string) => new ApiProblem('not-found', 'Study not found', { internal }),
   sessionNotFound: (internal: string) => new ApiProblem('not-found', 'Session not found', { internal }),
+  sessionVideoNotFound: (internal: string) => new ApiProblem('not-found', 'Session video not found', { internal }),
+  clipNotFound: (internal: string) => new ApiProblem('not-found', 'Clip not found', { internal }),
   routeNotFound: (method: string, url: string) =>
     new ApiProblem('not-found', `No endpoint answers ${method} ${truncate(pathOf(url))}.`),
   methodNotAllowed: (method: string, url: string, allowed: readonly string[]) =>

@@ -12,6 +12,7 @@ import { SecretHasher } from './oauth/client-secrets.js';
 import { KeyRing } from './oauth/signing-keys.js';
 import type { SharedRedis } from './redis/shared-redis.js';
 import { openStoreWithFeed } from './store/open-store.js';
+import { openMediaStorage } from './media/storage/open-media-storage.js';
 
 export type Runtime = Omit<AppDeps, 'logger'> & {
   feed: ChangeFeed;
@@ -37,6 +38,8 @@ export async function openRuntime(
     for (const closeOne of closers.reverse()) await closeOne().catch(() => {});
   };
   try {
+    const media = await openMediaStorage(config.media, { settings: store.settings, baseUrl: config.baseUrl, clock });
+    closers.push(async () => media.close());
     const rateLimiter: RateLimiter = options.rateLimiter ?? redis?.rateLimiter ?? new MemoryRateLimiter(clock);
     const servers = await resolveAuthorizationServers(config, store.settings);
     const hasher = await SecretHasher.load(store.settings);
@@ -59,6 +62,7 @@ export async function openRuntime(
       verifier: new AccessTokenVerifier(servers, keys, clock),
       reads: new CachedAccessReads(store, watcher, clock),
       pages: new SessionPageReader(store.sessions, watcher, clock),
+      media,
       close,
     };
   } catch (err) {

@@ -6,6 +6,8 @@ import { MemoryRateLimiter } from '../http/rate-limiter.js';
 import { Metrics } from '../ops/metrics.js';
 import { listenForMetrics, type MetricsListener } from '../ops/metrics-listener.js';
 import { openRuntime } from '../runtime.js';
+import { startJobRunner } from '../jobs/start-job-runner.js';
+import type { JobRunner } from '../jobs/job-runner.js';
 import { PrimaryRateLimiter, answerMetricsRequests } from './cluster-ipc.js';
 
 /**
@@ -28,6 +30,7 @@ export async function runServer(config: Config): Promise<void> {
   if (inCluster) answerMetricsRequests(metrics.registry);
   runtime.feed.subscribe((change) => metrics.changesHeard.inc({ topic: change.topic }));
   let metricsListener: MetricsListener | undefined;
+  let jobRunner: JobRunner | undefined;
   try {
     app = await buildApp({ ...runtime, metrics });
     if (!inCluster && config.metrics) {
@@ -40,6 +43,7 @@ export async function runServer(config: Config): Promise<void> {
       { address, authUrl: config.authUrl, baseUrl: config.baseUrl, authorizationServerId },
       `results-api listening on ${address}: API reference ${address}/docs, auth_url ${config.authUrl} (servers default and ${authorizationServerId}), base_url ${config.baseUrl}`,
     );
+    jobRunner = startJobRunner(runtime, metrics, app.log);
   } catch (err) {
     await metricsListener?.close();
     await app?.close();
@@ -60,6 +64,8 @@ export async function runServer(config: Config): Promise<void> {
     server.log.info({ signal }, 'shutting down');
     void (async () => {
       try {
+        // Jobs first: a running one is handed back at once for another process to take.
+        await jobRunner?.stop();
         await server.close();
         await metricsListener?.close();
         await runtime.close();

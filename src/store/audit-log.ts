@@ -22,6 +22,8 @@ export const AUDIT_ACTIONS = [
   'token.revoke',
   'video.import',
   'job.fail',
+  'clip.create',
+  'clip.retry',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

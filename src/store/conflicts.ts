@@ -1,6 +1,6 @@
 import { isoTime } from '../results/iso-time.js';
 
-export type ConflictCode = 'duplicate' | 'not_found' | 'revoked' | 'foreign_session' | 'secret_in_grace';
+export type ConflictCode = 'duplicate' | 'not_found' | 'revoked' | 'foreign_session' | 'secret_in_grace' | 'out_of_range';
 
 /** A repository operation refused for a reason the caller can act on (not a fault). */
 export class StoreConflictError extends Error {
@@ -40,4 +40,8 @@ export const conflict = {
   noTest: (id: string) => new StoreConflictError('not_found', `no test with id ${id}`),
   noSession: (sessionId: string) => new StoreConflictError('not_found', `no session with id ${sessionId}`),
   foreignSession: (sessionId: string) => new StoreConflictError('foreign_session', `session ${sessionId} belongs to another test`),
+  noVideo: (sessionId: string) =>
+    new StoreConflictError('not_found', `session ${sessionId} has no video (import one with: results-api videos import --session ${sessionId} FILE)`),
+  clipOutsideVideo: (endMs: number, durationMs: number) =>
+    new StoreConflictError('out_of_range', `the clip must end within the video: --end-ms ${endMs} is past its end at ${durationMs} ms`),
 };

@@ -5,6 +5,7 @@ import type { SharedRedis } from '../redis/shared-redis.js';
 import { AuditLog } from './audit-log.js';
 import { CredentialRepository } from './credentials.js';
 import type { Announce, Database } from './database.js';
+import { ClipRepository } from './clips.js';
 import { DirectoryRepository } from './directory.js';
 import { JobRepository } from './jobs.js';
 import type { PostgresOptions } from './postgres/postgres-database.js';
@@ -28,6 +29,7 @@ export interface Store {
   readonly settings: SettingsRepository;
   readonly videos: VideoRepository;
   readonly jobs: JobRepository;
+  readonly clips: ClipRepository;
 }
 
 export interface OpenStoreOptions {
@@ -68,6 +70,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions):
     settings: new SettingsRepository(database),
     videos: new VideoRepository(database, clock),
     jobs: new JobRepository(database, clock),
+    clips: new ClipRepository(database, clock),
   };
 }
 

@@ -78,7 +78,32 @@ beforeAll(async () => {
   burnerToken = await mintToken(t, await seedClient(t.runtime), 'B');
   lonerToken = await mintToken(t, await seedClient(t.runtime), 'B');
   for (const [operation, member] of Object.entries(members)) legacyTokens[operation as keyof typeof members] = await mintToken(t, member, 'B');
+  clips = await seedClips();
 });
+
+/** A session video with a clip in the caller's workspace and another in a foreign one (no bytes: the clips stay GENERATING). */
+async function seedClips() {
+  const video = (sessionId: string) => ({
+    sessionId, objectKey: `videos/${sessionId}.mp4`, posterKey: null, contentSha256: '0'.repeat(64), contentType: 'video/mp4',
+    sizeBytes: 1000, durationMs: 60_000, width: 1280, height: 720, hasAudio: true,
+    regions: { screen: { topLeftPoint: { x: 0, y: 0 }, widthPx: 1280, heightPx: 720 } },
+  });
+  const sessionId = plannedStored[0]!.sessionId;
+  const foreignSessionId = foreign.sessions[0]!.sessionId;
+  for (const id of [sessionId, foreignSessionId]) await t.runtime.store.videos.saveVideo(video(id), storeActor);
+  const clip = await t.runtime.store.clips.createClip({ sessionId, startMs: 1000, endMs: 9000, name: 'Clip #1', description: 'Hesitates at checkout' }, storeActor);
+  const foreignClip = await t.runtime.store.clips.createClip({ sessionId: foreignSessionId, startMs: 0, endMs: 5000, name: 'Theirs' }, storeActor);
+  const burners = [await mintToken(t, await seedClient(t.runtime), 'B'), await mintToken(t, await seedClient(t.runtime), 'B')] as const;
+  return { sessionId, foreignSessionId, clipId: clip.id, foreignClipId: foreignClip.id, burners };
+}
+let clips: Awaited<ReturnType<typeof seedClips>>;
+const overTheLimit = async (path: string, burner: string) => {
+  for (let i = 0; i < RATE_LIMIT; i++) await (await fetch(`${t.url}${path}`, { headers: bearer(burner) })).arrayBuffer();
+  return fetch(`${t.url}${path}`, { headers: bearer(burner) });
+};
+const clipsOf = (sessionId: string, headers: Record<string, string> = bearer(token)) => fetch(`${t.url}/api/v2/sessionResults/${sessionId}/clips`, { headers });
+const clipOf = (sessionId: string, clipId: string, headers: Record<string, string> = bearer(token)) =>
+  fetch(`${t.url}/api/v2/sessionResults/${sessionId}/clips/${clipId}`, { headers });
 afterAll(() => t.close());
 
 const bearer = (value: string) => ({ authorization: `Bearer ${value}` });
@@ -143,6 +168,30 @@ const NOT_PRODUCED: Record<string, Record<string, string>> = {
 };
 
 const PROBES: Record<string, () => Probe[]> = {
+  SessionResultsController_getClips: () => [
+    {
+      name: 'the clips of a session video',
+      status: 200,
+      call: () => clipsOf(clips.sessionId),
+      also: (r) => expect(bodyOf(r)).toMatchObject({ studyUuid: plannedTestId, clips: [{ uuid: clips.clipId, timeStartMs: 1000, timeEndMs: 9000 }] }),
+    },
+    { name: 'no token', status: 401, call: () => clipsOf(clips.sessionId, {}) },
+    { name: 'an unknown session', status: 404, call: () => clipsOf(randomUUID()) },
+    { name: "another team's session", status: 404, call: () => clipsOf(clips.foreignSessionId) },
+    { name: 'over the rate limit', status: 429, call: () => overTheLimit(`/api/v2/sessionResults/${clips.sessionId}/clips`, clips.burners[0]) },
+  ],
+  SessionResultsController_getClipDetails: () => [
+    {
+      name: 'a clip being generated',
+      status: 200,
+      call: () => clipOf(clips.sessionId, clips.clipId),
+      also: (r) => expect(bodyOf(r)).toEqual({ clipUuid: clips.clipId, status: 'GENERATING', clipUrl: null }),
+    },
+    { name: 'no token', status: 401, call: () => clipOf(clips.sessionId, clips.clipId, {}) },
+    { name: 'an unknown clip', status: 404, call: () => clipOf(clips.sessionId, randomUUID()) },
+    { name: "another team's clip", status: 404, call: () => clipOf(clips.foreignSessionId, clips.foreignClipId) },
+    { name: 'over the rate limit', status: 429, call: () => overTheLimit(`/api/v2/sessionResults/${clips.sessionId}/clips/${clips.clipId}`, clips.burners[1]) },
+  ],
   SessionResultsController_getSessionSummaryResults: () => [
     { name: 'defaults', status: 200, call: () => list(`testId=${testId}`), also: (r) => expect(pageOf(r).sessions).toHaveLength(25) },
     ...[0, 25, 39].map((offset) => ({

@@ -13,6 +13,7 @@ import { AuditLog } from '../../src/store/audit-log.js';
 import { CredentialRepository } from '../../src/store/credentials.js';
 import { DirectoryRepository } from '../../src/store/directory.js';
 import { JobRepository } from '../../src/store/jobs.js';
+import { ClipRepository } from '../../src/store/clips.js';
 import { SessionRepository } from '../../src/store/sessions.js';
 import { SettingsRepository } from '../../src/store/settings.js';
 import { SigningKeyRepository } from '../../src/store/signing-keys.js';
@@ -158,6 +159,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     settings: SettingsRepository,
     videos: VideoRepository,
     jobs: JobRepository,
+    clips: ClipRepository,
   };
   const readers = new Set([
     'credentials.findUserByEmail', 'credentials.listUsers', 'credentials.listCredentials', 'credentials.findClientForAuth',
@@ -165,13 +167,15 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     'directory.listMembers', 'directory.isMember', 'directory.getTest', 'directory.listTests', 'directory.findVisibleTest',
     'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'sessions.listCompletedSessions', 'sessions.findSession', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
     'videos.findVideo', 'videos.listVideos',
-    'jobs.get', 'jobs.list', 'jobs.countByState',
+    'jobs.get', 'jobs.list', 'jobs.countByState', 'clips.findClip', 'clips.listClips',
   ]);
   // Writes that nothing cached depends on: they announce nothing, by design.
   const bookkeeping = new Set([
     'credentials.recordClientUse', 'settings.getOrSet', 'videos.saveVideo',
     // The job queue: no request path caches it.
     'jobs.claim', 'jobs.heartbeat', 'jobs.complete', 'jobs.fail', 'jobs.release',
+    // Clips: every read goes to the database.
+    'clips.createClip', 'clips.retryClip',
   ]);
   // Private helpers (TypeScript keeps them on the prototype).
   const helpers = new Set(['credentials.credential', 'credentials.requireUsable', 'credentials.liveSecrets', 'jobs.endInError']);

@@ -179,6 +179,20 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
       );
       CREATE INDEX jobs_due ON jobs (state, run_at);
       CREATE INDEX jobs_by_subject ON jobs (subject);
+
+      CREATE TABLE clips (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        session_id TEXT COLLATE "C" NOT NULL,
+        test_id TEXT COLLATE "C" NOT NULL REFERENCES tests (id),
+        name TEXT NOT NULL,
+        description TEXT,
+        start_ms BIGINT NOT NULL CHECK (start_ms >= 0),
+        end_ms BIGINT NOT NULL CHECK (end_ms > start_ms),
+        layout JSONB NOT NULL,
+        job_id TEXT COLLATE "C" NOT NULL REFERENCES jobs (id),
+        created_at BIGINT NOT NULL
+      );
+      CREATE INDEX clips_by_session ON clips (session_id, start_ms, id);
     `,
   },
 ];

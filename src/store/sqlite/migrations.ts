@@ -177,6 +177,23 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
       ) STRICT;
       CREATE INDEX jobs_due ON jobs (state, run_at);
       CREATE INDEX jobs_by_subject ON jobs (subject);
+
+      -- Clips of session videos (no foreign key to sessions: see version 6). Their status is
+      -- their job's (job_id): queued or running is GENERATING, done GENERATED, error ERROR.
+      -- layout: JSON {mainStream, pipPosition, pipState}.
+      CREATE TABLE clips (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL,
+        test_id TEXT NOT NULL REFERENCES tests (id),
+        name TEXT NOT NULL,
+        description TEXT,
+        start_ms INTEGER NOT NULL CHECK (start_ms >= 0),
+        end_ms INTEGER NOT NULL CHECK (end_ms > start_ms),
+        layout TEXT NOT NULL,
+        job_id TEXT NOT NULL REFERENCES jobs (id),
+        created_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX clips_by_session ON clips (session_id, start_ms, id);
     `,
   },
 ];
