@@ -2,6 +2,8 @@
 import { Command } from 'commander';
 import { PACKAGE_VERSION } from '../version.js';
 import { registerAudit } from './audit.js';
+import { registerClips } from './clips.js';
+import { registerJobs } from './jobs.js';
 import { registerCredentials } from './credentials.js';
 import { registerDemo } from './demo.js';
 import { registerKeys } from './keys.js';
@@ -32,6 +34,8 @@ const nouns: ReadonlyArray<(program: Command) => void> = [
   registerTokenCommand,
   registerKeys,
   registerAudit,
+  registerClips,
+  registerJobs,
 ];
 
 function buildProgram(): Command {
