@@ -6,6 +6,8 @@ import type {
   AccessTokenInfo,
   ApiForm,
   CallOptions,
+  ClipDetails,
+  ClipsResponse,
   ResultsClientOptions,
   SessionIterationOptions,
   SessionResult,
@@ -234,6 +236,25 @@ export class ResultsClient {
       if (body.length === 0) return studies;
       studies.push(...(body as WorkspaceStudy[]));
     }
+  }
+
+  /** The clips of a session's video, in the order they start, with the video's regions. */
+  async clips(sessionId: string, options?: CallOptions): Promise<ClipsResponse> {
+    const url = `${this.baseUrl}/api/v2/sessionResults/${encodeURIComponent(sessionId)}/clips`;
+    const body = (await this.get(url, this.transport.scope(options))) as ClipsResponse | null;
+    if (!Array.isArray(body?.clips)) throw unexpectedBody(url, 'not a list of clips');
+    return body;
+  }
+
+  /**
+   * A clip's state: GENERATING (ask again in a few seconds), GENERATED with a `clipUrl` that
+   * works for 15 minutes, or ERROR (this call started a new attempt; ask again).
+   */
+  async clip(sessionId: string, clipUuid: string, options?: CallOptions): Promise<ClipDetails> {
+    const url = `${this.baseUrl}/api/v2/sessionResults/${encodeURIComponent(sessionId)}/clips/${encodeURIComponent(clipUuid)}`;
+    const body = (await this.get(url, this.transport.scope(options))) as ClipDetails | null;
+    if (typeof body?.status !== 'string') throw unexpectedBody(url, 'not a clip');
+    return body;
   }
 
   /**

@@ -1,0 +1,47 @@
+/** The SDK's clip methods against the real app, in both request forms. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ResultsApiError } from '../../src/client/index.js';
+import { seed, type Seeded } from '../helpers/seed.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { clientFor } from './helpers.js';
+
+const by = { actor: 'test' };
+// Only the record: with no running job the clip stays GENERATING, and no bytes are needed.
+const video = (sessionId: string) => ({
+  sessionId, objectKey: `videos/${sessionId}.mp4`, posterKey: null, contentSha256: 'f'.repeat(64), contentType: 'video/mp4',
+  sizeBytes: 1, durationMs: 10_000, width: 640, height: 480, hasAudio: false, regions: {},
+});
+
+describe('ResultsClient clips', () => {
+  let t: TestApp;
+  let s: Seeded;
+  let other: Seeded;
+  let clipId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    s = await seed(t.runtime, { sessions: 1 });
+    other = await seed(t.runtime, { sessions: 1 });
+    for (const x of [s, other]) await t.runtime.store.videos.saveVideo(video(x.sessions[0]!.sessionId), by);
+    clipId = (await t.runtime.store.clips.createClip({ sessionId: s.sessions[0]!.sessionId, startMs: 0, endMs: 4000, name: 'Intro' }, by)).id;
+  });
+  afterAll(() => t.close());
+
+  for (const form of ['A', 'B'] as const) {
+    it(`lists a session video's clips and reads one (form ${form})`, async () => {
+      const client = clientFor(t, s, form);
+      const sessionId = s.sessions[0]!.sessionId;
+      expect(await client.clips(sessionId)).toEqual({
+        studyUuid: s.testId,
+        clips: [{ uuid: clipId, name: 'Intro', timeStartMs: 0, timeEndMs: 4000, videoUuid: sessionId, hasAudio: false, hasCamera: false, layout: { mainStream: 'SCREEN', pipPosition: 'BOTTOM_RIGHT', pipState: 'CLOSED' } }],
+      });
+      expect(await client.clip(sessionId, clipId)).toEqual({ clipUuid: clipId, status: 'GENERATING', clipUrl: null });
+    });
+  }
+
+  it("throws a 404 ResultsApiError for another team's session", async () => {
+    const error = await clientFor(t, s, 'B').clips(other.sessions[0]!.sessionId).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResultsApiError);
+    expect((error as ResultsApiError).status).toBe(404);
+  });
+});
