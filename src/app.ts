@@ -24,13 +24,15 @@ import { registerLegacyRoutes } from './legacy/routes.js';
 import { registerClipRoutes } from './clips/routes.js';
 import { registerResultsRoutes } from './results/routes.js';
 import type { SessionPageReader } from './results/session-pages.js';
-import type { OpenedMediaStorage } from './media/storage/open-media-storage.js';
 import type { Store } from './store/store.js';
 import type { ApiProblem, OAuthError } from './errors.js';
 import { logDependencyOutages } from './ops/dependency-outages.js';
 import { registerHealth } from './ops/health.js';
 import type { SharedRedis } from './redis/shared-redis.js';
 import { Metrics, registerMetrics } from './ops/metrics.js';
+import { registerMediaLinkRoute } from './media/media-link-route.js';
+import { openMediaStorage, type OpenedMediaStorage } from './media/storage/open-media-storage.js';
+import { registerVideoDownloadUrl } from './media/video-download-url.js';
 
 /** Everything the HTTP app needs, built once by the runtime (or by a test). */
 export interface AppDeps {
@@ -44,10 +46,10 @@ export interface AppDeps {
   verifier: AccessTokenVerifier;
   reads: AccessReads;
   pages: SessionPageReader;
-  /** Where videos, clips and reels are kept (MEDIA_URL), and the checker of this server's media links. */
-  media: OpenedMediaStorage;
   /** Set when REDIS_URL is configured; checked by /readyz, its outages logged. */
   redis?: Pick<SharedRedis, 'ping' | 'outage'> | undefined;
+  /** Session videos and other media (MEDIA_URL); opened here unless given (the runtime gives it). */
+  media?: OpenedMediaStorage;
   /** Per-process metrics; created here unless given. */
   metrics?: Metrics;
   /** Overrides the logger built from config (tests capture logs with it). */
@@ -101,11 +103,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerAuthorizationServers(app, { ...deps, metrics });
 
+  const media = deps.media ?? (await openMediaStorage(deps.config.media, { settings: deps.store.settings, baseUrl: deps.config.baseUrl, clock: deps.clock }));
+  if (!deps.media) app.addHook('onClose', async () => media.close());
+  registerMediaLinkRoute(app, { ...media, clock: deps.clock });
+
   await app.register(async (api) => {
     registerApiGuard(api, { ...deps, rateLimit: deps.config.rateLimit });
     registerResultsRoutes(api, deps);
     registerLegacyRoutes(api, deps);
-    registerClipRoutes(api, deps);
+    registerVideoDownloadUrl(api, { ...deps, media });
+    registerClipRoutes(api, { ...deps, media });
   });
 
   return app;

@@ -90,7 +90,9 @@ export type ProblemCode =
   | 'request-timeout'
   | 'headers-too-large'
   | 'internal'
-  | 'unavailable';
+  | 'unavailable'
+  | 'link-refused'
+  | 'range-not-satisfiable';
 
 const PROBLEM: Record<ProblemCode, { status: number; title: string }> = {
   'invalid-parameter': { status: 400, title: 'Invalid request parameter' },
@@ -107,6 +109,8 @@ const PROBLEM: Record<ProblemCode, { status: number; title: string }> = {
   'headers-too-large': { status: 431, title: 'Request header fields too large' },
   internal: { status: 500, title: 'Internal server error' },
   unavailable: { status: 503, title: 'Service unavailable' },
+  'link-refused': { status: 403, title: 'Link refused' },
+  'range-not-satisfiable': { status: 416, title: 'Range not satisfiable' },
 };
 
 /** Problem `type` URIs are stable identifiers (RFC 9457 §3.1.1), not links. */
@@ -164,7 +168,11 @@ export const apiErrors = {
   workspaceNotFound: (internal: string) => new ApiProblem('not-found', 'Workspace not found', { internal }),
   studyNotFound: (internal: string) => new ApiProblem('not-found', 'Study not found', { internal }),
   sessionNotFound: (internal: string) => new ApiProblem('not-found', 'Session not found', { internal }),
-  sessionVideoNotFound: (internal: string) => new ApiProblem('not-found', 'Session video not found', { internal }),
+  videoNotFound: (internal: string) => new ApiProblem('not-found', 'Video not found', { internal }),
+  /** One answer for every refused media link (tampered, expired, or for another object), so none leaks which. */
+  mediaLinkRefused: (internal: string) =>
+    new ApiProblem('link-refused', 'This link is invalid or has expired; ask the API for a new one.', { internal }),
+  rangeNotSatisfiable: (size: number) => new ApiProblem('range-not-satisfiable', `The requested range lies outside the ${size} bytes of the file.`),
   clipNotFound: (internal: string) => new ApiProblem('not-found', 'Clip not found', { internal }),
   routeNotFound: (method: string, url: string) =>
     new ApiProblem('not-found', `No endpoint answers ${method} ${truncate(pathOf(url))}.`),

@@ -12,9 +12,11 @@ import { SecretHasher } from './oauth/client-secrets.js';
 import { KeyRing } from './oauth/signing-keys.js';
 import type { SharedRedis } from './redis/shared-redis.js';
 import { openStoreWithFeed } from './store/open-store.js';
-import { openMediaStorage } from './media/storage/open-media-storage.js';
+import { openMediaStorage, type OpenedMediaStorage } from './media/storage/open-media-storage.js';
 
-export type Runtime = Omit<AppDeps, 'logger'> & {
+export type Runtime = Omit<AppDeps, 'logger' | 'media'> & {
+  /** Session videos and other media (MEDIA_URL). */
+  media: OpenedMediaStorage;
   feed: ChangeFeed;
   /** Set when REDIS_URL is configured. */
   redis: SharedRedis | undefined;
@@ -38,11 +40,11 @@ export async function openRuntime(
     for (const closeOne of closers.reverse()) await closeOne().catch(() => {});
   };
   try {
-    const media = await openMediaStorage(config.media, { settings: store.settings, baseUrl: config.baseUrl, clock });
-    closers.push(async () => media.close());
     const rateLimiter: RateLimiter = options.rateLimiter ?? redis?.rateLimiter ?? new MemoryRateLimiter(clock);
     const servers = await resolveAuthorizationServers(config, store.settings);
     const hasher = await SecretHasher.load(store.settings);
+    const media = await openMediaStorage(config.media, { settings: store.settings, baseUrl: config.baseUrl, clock });
+    closers.push(async () => media.close());
     const watcher = new ChangeWatcher(store.database, feed);
     const keys = new KeyRing(store.signingKeys, clock, config.tokenTtlSeconds * 1000, { changes: watcher });
     await keys.init();

@@ -15,6 +15,7 @@ import { registerSessions } from './sessions.js';
 import { registerTests } from './tests.js';
 import { registerTokenCommand } from './token.js';
 import { registerUsers } from './users.js';
+import { registerVideos } from './videos.js';
 import { registerWorkspaces } from './workspaces.js';
 
 /**
@@ -31,6 +32,7 @@ const nouns: ReadonlyArray<(program: Command) => void> = [
   registerMembers,
   registerTests,
   registerSessions,
+  registerVideos,
   registerTokenCommand,
   registerKeys,
   registerAudit,

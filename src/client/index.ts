@@ -28,6 +28,7 @@ export type {
   SessionResult,
   SessionResultsPage,
   SessionResultsQuery,
+  VideoDownloadLink,
   Workspace,
   WorkspaceStudy,
 } from './types.js';

@@ -15,6 +15,7 @@ import type {
   SessionResultsQuery,
   CompletedSession,
   CompletedSessionsPage,
+  VideoDownloadLink,
   Workspace,
   WorkspaceStudy,
 } from './types.js';
@@ -212,6 +213,17 @@ export class ResultsClient {
       throw unexpectedBody(url, 'not a page of completed sessions');
     }
     return body;
+  }
+
+  /**
+   * A link to download the session's video, valid for one hour (no token needed to use it).
+   * A session without a video, or outside the caller's workspaces, is a 404 ResultsApiError.
+   */
+  async videoDownloadUrl(sessionId: string, options?: CallOptions): Promise<VideoDownloadLink> {
+    const url = `${this.baseUrl}/api/v2/sessionResults/${encodeURIComponent(sessionId)}/videoDownloadUrl`;
+    const body = (await this.get(url, this.transport.scope(options))) as Partial<VideoDownloadLink> | null;
+    if (typeof body?.videoUrl !== 'string' || typeof body.expiresAt !== 'string') throw unexpectedBody(url, 'not a video download link');
+    return body as VideoDownloadLink;
   }
 
   /** The workspaces where the caller's email is a team member (Legacy v1). */

@@ -180,6 +180,15 @@ export interface CompletedSessionsPage {
   sessions: CompletedSession[];
 }
 
+/** A link to download a session's video (the real VideoDownloadResponseDto). */
+export interface VideoDownloadLink {
+  /** GET it without a token until `expiresAt`; Range requests work (resume, seek). */
+  videoUrl: string;
+  sessionId: string;
+  /** ISO 8601 UTC; one hour after it was issued. Ask again for a new link. */
+  expiresAt: string;
+}
+
 /** An access token and what the authorization server said about it. */
 export interface AccessTokenInfo {
   /** The token itself (a JWT). Never log it. */

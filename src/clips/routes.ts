@@ -35,7 +35,7 @@ export function registerClipRoutes(scope: FastifyInstance, deps: ClipRouteDeps):
     const test = session && (await deps.reads.findVisibleTest(session.testId, caller.email));
     if (!session || !test) throw apiErrors.sessionNotFound(`session ${sessionId} missing or outside the workspaces of ${caller.clientId}`);
     const video = await deps.store.videos.findVideo(sessionId);
-    if (!video) throw apiErrors.sessionVideoNotFound(`session ${sessionId} has no video`);
+    if (!video) throw apiErrors.videoNotFound(`session ${sessionId} has no video`);
     return video;
   };
 
@@ -47,7 +47,7 @@ export function registerClipRoutes(scope: FastifyInstance, deps: ClipRouteDeps):
         description:
           'The clips cut from the session\'s video, in the order they start, with their timing, sound and camera flags and ' +
           'layout, and the video\'s screen and camera regions.' + COMPATIBILITY,
-        tags: [TAG.video],
+        tags: [TAG.videoData],
         operationId: 'SessionResultsController_getClips',
         security: API_SECURITY,
         params: SessionClipsParams,
@@ -76,7 +76,7 @@ export function registerClipRoutes(scope: FastifyInstance, deps: ClipRouteDeps):
           'GENERATING while the clip is being cut (ask again every few seconds), GENERATED with a `clipUrl` that downloads ' +
           'it for 15 minutes (ask again for a fresh one), or ERROR when cutting failed: that answer also starts a new ' +
           'attempt, so ask again.' + COMPATIBILITY,
-        tags: [TAG.video],
+        tags: [TAG.videoData],
         operationId: 'SessionResultsController_getClipDetails',
         security: API_SECURITY,
         params: ClipParams,

@@ -4,9 +4,9 @@ import type { AuthorizationServer } from '../oauth/authorization-servers.js';
 export const TAG = {
   /** The real contract's tag for the session list, so generators group it alike. */
   results: 'General Session Data',
-  /** The real contract's tag for videos, clips and highlight reels. */
-  video: 'Video Data',
   legacy: 'Legacy (v1)',
+  /** The real contract's tag for session videos, clips and highlight reels. */
+  videoData: 'Video Data',
   customServer: 'Authorization server (form B)',
   defaultServer: 'Authorization server default (form A)',
   operations: 'Operations',
@@ -14,7 +14,7 @@ export const TAG = {
 
 export const TAG_DESCRIPTIONS: { name: string; description: string }[] = [
   { name: TAG.results, description: 'Results (v2): the completed sessions of a test, page by page.' },
-  { name: TAG.video, description: 'Results (v2): the clips cut from session videos, each with an expiring download link once generated.' },
+  { name: TAG.videoData, description: 'Session videos and their clips: expiring download links (a clip\'s once it is cut), and the signed links themselves (Range supported).' },
   {
     name: TAG.legacy,
     description:

@@ -45,7 +45,7 @@ const PROBLEM_TITLES: Record<number, string> = {
  * RFC 9457 problem details whose `type` and `status` are those this response can carry,
  * named by status (a named component in the OpenAPI document).
  */
-function problemBody(status: number, codes: ProblemCode[]): TSchema {
+function problemBody(status: number, codes: ProblemCode[], title = PROBLEM_TITLES[status]): TSchema {
   return Type.Object(
     {
       type: Type.Unsafe<string>({
@@ -57,13 +57,23 @@ function problemBody(status: number, codes: ProblemCode[]): TSchema {
       status: Type.Unsafe<number>({ type: 'integer', const: status, description: 'The HTTP status code.' }),
       detail: Type.String({ description: 'What was wrong with this request, e.g. the parameter and its rule.' }),
     },
-    { description: Problem.description, title: PROBLEM_TITLES[status] },
+    { description: Problem.description, title },
   );
 }
 
-const problemResponse = (status: number, codes: ProblemCode[], description: string, headers: ResponseHeaders = {}) =>
-  jsonResponse(description, problemBody(status, codes), {
-    headers: { ...API_HEADERS, ...headers },
+/**
+ * A problem-details response. `outsideApi`: one answered outside the API guard (no rate-limit
+ * headers), whose body schema is named `title` (a status's default name belongs to the API's).
+ */
+export const problemResponse = (
+  status: number,
+  codes: ProblemCode[],
+  description: string,
+  headers: ResponseHeaders = {},
+  outsideApi?: { title: string },
+) =>
+  jsonResponse(description, problemBody(status, codes, outsideApi?.title), {
+    headers: { ...(outsideApi ? apiCacheHeaders('Never stored.') : API_HEADERS), ...headers },
     mediaType: 'application/problem+json',
   });
 

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { EXTENSION } from '../docs/extension.js';
 
 /** Plain UUID text (ajv's `uuid` format alone would also take a `urn:uuid:` prefix). */
-const Uuid = (description: string) =>
+export const Uuid = (description: string) =>
   Type.String({
     format: 'uuid',
     pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',

@@ -46,9 +46,9 @@ export interface ClipInput {
   layout?: ClipLayout;
 }
 
-/** Where a clip's cut and its poster frame are kept in the media storage. */
-export const clipObjectKey = (clipId: string) => `clips/${clipId}.mp4`;
-export const clipPosterKey = (clipId: string) => `clips/${clipId}.jpg`;
+/** Where a clip's cut and its poster frame are kept in the media storage (three segments: linkable). */
+export const clipObjectKey = (clipId: string) => `clips/${clipId}/clip.mp4`;
+export const clipPosterKey = (clipId: string) => `clips/${clipId}/poster.jpg`;
 
 const STATUS_OF_JOB: Record<JobState, ClipStatus> = { queued: 'GENERATING', running: 'GENERATING', done: 'GENERATED', error: 'ERROR' };
 

@@ -15,6 +15,11 @@ import { completedOnly, makeSessions, seed, seedClient, seedTest, seedWorkspace,
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { mintToken } from '../helpers/tokens.js';
 import { liveResponse, RealContract, type LiveResponse } from './real-contract.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importVideo } from '../../src/media/import-video.js';
+import { makeVideo } from '../helpers/videos.js';
 
 const contract = new RealContract();
 const RATE_LIMIT = 50;
@@ -41,6 +46,10 @@ let plannedTestId: string;
 let plannedStored: SessionInput[];
 let foreign: Seeded;
 let lonerToken: string;
+/** The session with a video, and a member who asks for it (with a budget of its own), and one who spends it. */
+let videoSessionId: string;
+let videoToken: string;
+let videoBurnerToken: string;
 /** Legacy v1 operations are probed by other members of the workspace, each with its own request budget. */
 const legacyTokens: Record<'workspaces' | 'studies' | 'study' | 'completed' | 'session', string> = {} as never;
 
@@ -56,7 +65,8 @@ const plan: TestPlan = {
 };
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_API: String(RATE_LIMIT) } });
+  // A public host name for BASE_URL: the real videoUrl's format ("url") refuses loopback addresses.
+  t = await startTestApp({ env: { RATE_LIMIT_API: String(RATE_LIMIT), BASE_URL: 'http://results.example.com' } });
   const client = await seedClient(t.runtime);
   const members = { workspaces: await seedClient(t.runtime), studies: await seedClient(t.runtime), study: await seedClient(t.runtime), completed: await seedClient(t.runtime), session: await seedClient(t.runtime) };
   workspaceId = await seedWorkspace(t.runtime, [client.email, ...Object.values(members).map((m) => m.email)]);
@@ -78,6 +88,18 @@ beforeAll(async () => {
   burnerToken = await mintToken(t, await seedClient(t.runtime), 'B');
   lonerToken = await mintToken(t, await seedClient(t.runtime), 'B');
   for (const [operation, member] of Object.entries(members)) legacyTokens[operation as keyof typeof members] = await mintToken(t, member, 'B');
+  const [viewer, videoBurner] = [await seedClient(t.runtime), await seedClient(t.runtime)];
+  for (const member of [viewer, videoBurner]) await t.runtime.store.directory.addMember(workspaceId, member.email, storeActor);
+  videoToken = await mintToken(t, viewer, 'B');
+  videoBurnerToken = await mintToken(t, videoBurner, 'B');
+  videoSessionId = completedOnly(stored)[0]!.sessionId;
+  const videoDir = mkdtempSync(join(tmpdir(), 'results-api-contract-video-'));
+  try {
+    const file = await makeVideo(videoDir, 'session.mp4', { seconds: 1 });
+    await importVideo({ ...t.runtime.store, storage: t.runtime.media.storage }, { sessionId: videoSessionId, file }, storeActor);
+  } finally {
+    rmSync(videoDir, { recursive: true, force: true });
+  }
   clips = await seedClips();
 });
 
@@ -227,6 +249,40 @@ const PROBES: Record<string, () => Probe[]> = {
       },
     },
   ],
+  SessionResultsController_getVideoDownloadUrl: () => {
+    const videoUrl = (sessionId: string, headers: Record<string, string> = bearer(videoToken)) =>
+      fetch(`${t.url}/api/v2/sessionResults/${sessionId}/videoDownloadUrl`, { headers });
+    return [
+      {
+        name: 'a session with a video',
+        status: 200,
+        call: () => videoUrl(videoSessionId),
+        also: async (r) => {
+          const body = bodyOf<{ videoUrl: string; sessionId: string; expiresAt: string }>(r);
+          expect(body.sessionId).toBe(videoSessionId);
+          // Valid for one hour, as the real document says.
+          expect(Date.parse(body.expiresAt) - Date.now()).toBeGreaterThan(3590_000);
+          const link = new URL(body.videoUrl);
+          const video = await fetch(`${t.url}${link.pathname}${link.search}`);
+          expect(video.status).toBe(200);
+          expect(video.headers.get('content-type')).toBe('video/mp4');
+          await video.arrayBuffer();
+        },
+      },
+      { name: 'no token', status: 401, call: () => videoUrl(videoSessionId, {}) },
+      { name: 'a session without a video', status: 404, call: () => videoUrl(completedOnly(stored)[1]!.sessionId) },
+      { name: 'an unknown session', status: 404, call: () => videoUrl(randomUUID()) },
+      { name: "a session of another team's test", status: 404, call: () => videoUrl(foreign.sessions[0]!.sessionId) },
+      {
+        name: 'over the rate limit',
+        status: 429,
+        call: async () => {
+          for (let i = 0; i < RATE_LIMIT; i++) await (await videoUrl(randomUUID(), bearer(videoBurnerToken))).arrayBuffer();
+          return videoUrl(videoSessionId, bearer(videoBurnerToken));
+        },
+      },
+    ];
+  },
   'GET /usertesting/api/v1/workspaces': () => [
     {
       name: "the caller's workspaces",

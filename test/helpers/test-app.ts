@@ -53,7 +53,8 @@ export async function startTestApp(
   const postgres = options.env?.DATABASE_URL ? null : await postgresForThisProject();
   const databaseUrl = options.env?.DATABASE_URL ?? postgres?.url ?? `sqlite:${join(dir, 'results.db')}`;
   // PUBLIC_URL is fixed before the port is known; tests use `url` to connect.
-  const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1:8080', ...options.env, DATABASE_URL: databaseUrl });
+  // Media in the test's own directory, never the working tree's ./data/media.
+  const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1:8080', MEDIA_URL: `file:${join(dir, 'media')}`, ...options.env, DATABASE_URL: databaseUrl });
   const runtime = await openRuntime(config, options.clock ? { clock: options.clock } : {});
   const metrics = new Metrics(() => runtime.store.database.poolStats?.());
   const app = await buildApp({ ...runtime, metrics, logger: options.logger });

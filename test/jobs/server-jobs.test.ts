@@ -113,7 +113,7 @@ describe('jobs in a server process (SQLite)', () => {
     expect(done).toMatchObject({ attempts: 2 });
     expect(done!.leaseOwner).toBeNull();
     // One clip and one poster; no partial upload left behind.
-    expect(readdirSync(join(work, 'media', 'clips')).filter((f) => f.startsWith(clip.id)).sort()).toEqual([`${clip.id}.jpg`, `${clip.id}.mp4`]);
+    expect(readdirSync(join(work, 'media', 'clips', clip.id)).sort()).toEqual(['clip.mp4', 'poster.jpg']);
     expect(Math.abs((await probeDurationMs(join(work, 'media', clipObjectKey(clip.id)))) - 28_000)).toBeLessThan(200);
     expect(await runtime.store.audit.list({ action: 'job.fail' })).toEqual([]);
     await second.stop();

@@ -12,8 +12,12 @@ import type { Clock } from '../../clock.js';
 import type { SettingsRepository } from '../../store/settings.js';
 import { isMediaKey, type SignedLinkOptions, type SignedMediaLink } from './media-storage.js';
 
-/** Where the server serves signed media links. */
+/**
+ * Where the server serves signed media links: `/media/<collection>/<owner>/<file>`, so only
+ * keys of exactly three segments (e.g. `videos/<sessionId>/<sha256>.mp4`) can be linked.
+ */
 export const MEDIA_LINK_PATH = '/media';
+const linkable = (key: string) => isMediaKey(key) && key.split('/').length === 3;
 
 const SETTING = 'media_link_secret';
 const HKDF_INFO = 'results-api media links v1';
@@ -42,7 +46,7 @@ export class MediaLinkSigner {
   ) {}
 
   sign(key: string, options: SignedLinkOptions): SignedMediaLink {
-    if (!isMediaKey(key)) throw new TypeError(`invalid media key "${key.slice(0, 200)}"`);
+    if (!linkable(key)) throw new TypeError(`media key "${key.slice(0, 200)}" cannot be linked: links serve keys of three segments`);
     // Whole seconds: the expiry printed in the link is the one signed and checked.
     const expiresSeconds = Math.floor(this.clock.now() / 1000) + options.expiresInSeconds;
     const query = new URLSearchParams({ expires: String(expiresSeconds) });
@@ -54,7 +58,7 @@ export class MediaLinkSigner {
   /** Whether a request for `key` with `query` carries a valid, unexpired signature for it. */
   check(key: string, query: LinkQuery): LinkCheck {
     const { expires, name, signature } = query;
-    if (!isMediaKey(key) || !expires || !/^\d{1,12}$/.test(expires) || !signature || !/^[A-Za-z0-9_-]{43}$/.test(signature)) {
+    if (!linkable(key) || !expires || !/^\d{1,12}$/.test(expires) || !signature || !/^[A-Za-z0-9_-]{43}$/.test(signature)) {
       return { ok: false, reason: 'malformed' };
     }
     const expected = Buffer.from(this.mac(key, expires, name), 'base64url');
