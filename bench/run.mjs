@@ -27,6 +27,7 @@ import { fileURLToPath, URL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { layoutOf, singleTestLayout } from './lib/data.mjs';
 import { runExport } from './lib/export-scenario.mjs';
+import { runClipBench } from './lib/clip-scenario.mjs';
 import { runImport } from './lib/import-scenario.mjs';
 import { killAllNow, stopAll } from './lib/processes.mjs';
 import { bestRun, computeRatios, formatTables, gitInfo, machineInfo, peakRssUnderList, writeReport } from './lib/report.mjs';
@@ -55,6 +56,7 @@ const PROFILES = {
     importTimeoutSeconds: 300,
     exportSessions: 1_000_000,
     exportTimeoutSeconds: 600,
+    clip: { sourceSeconds: 60, size: '1280x720', startMs: 10_000, endMs: 25_000, rounds: 3 },
     watchdogSeconds: 45 * 60,
   },
   smoke: {
@@ -74,6 +76,7 @@ const PROFILES = {
     // Beyond the offset bound even counting COMPLETE sessions only (10,800 of them), so the cursor path runs.
     exportSessions: 14_400,
     exportTimeoutSeconds: 60,
+    clip: { sourceSeconds: 4, size: '320x240', startMs: 1000, endMs: 3000, rounds: 1 },
     watchdogSeconds: 3 * 60,
   },
 };
@@ -81,7 +84,7 @@ const PROFILES = {
 const USAGE = `usage: node bench/run.mjs [options]
   --smoke          tiny data, 1 s runs, no warm-up: proves the harness works (~30 s)
   --out DIR        where the JSON goes (default bench/results, bench/results/smoke with --smoke)
-  --only ID,ID     only these scenarios (e.g. list.offset10k, import.sessions, export.sessions); writes *-partial.json
+  --only ID,ID     only these scenarios (e.g. list.offset10k, import.sessions, export.sessions, clip.generate); writes *-partial.json
   --cpu-prof       profile the SQLite server (node --cpu-prof) and print where its time went
   --duration S     seconds per measured run (default 10)
   --log-level L    the servers' LOG_LEVEL (default warn)
@@ -318,6 +321,11 @@ async function main() {
       const timeoutSeconds = p.importTimeoutSeconds;
       report.import = await runImport({ dist, cli: CLI, cwd: ROOT, work, env, sessions: p.importSessions, timeoutSeconds, log });
       log(`import: ${report.import.error ?? `${report.import.sessionsPerSec.toLocaleString('en-US')} sessions/s`}`);
+    }
+
+    if (wanted('clip.generate')) {
+      report.clip = await runClipBench({ cli: CLI, cwd: ROOT, work, logLevel: opts.logLevel, log, shape: p.clip });
+      log(`clip: ${report.clip.error ?? `ffmpeg alone ${report.clip.ffmpegAloneMs.median} ms, as a job ${report.clip.jobMs.median} ms`}`);
     }
 
     const { targets, data } = await seedAll({ p, dist, work, pgUrl, schemas });
