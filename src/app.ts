@@ -22,6 +22,7 @@ import { registerAuthorizationServers } from './oauth/routes.js';
 import type { KeyRing } from './oauth/signing-keys.js';
 import { registerLegacyRoutes } from './legacy/routes.js';
 import { registerClipRoutes } from './clips/routes.js';
+import { registerReelRoutes } from './clips/reel-routes.js';
 import { registerResultsRoutes } from './results/routes.js';
 import type { SessionPageReader } from './results/session-pages.js';
 import type { Store } from './store/store.js';
@@ -113,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerLegacyRoutes(api, deps);
     registerVideoDownloadUrl(api, { ...deps, media });
     registerClipRoutes(api, { ...deps, media });
+    registerReelRoutes(api, { ...deps, media });
   });
 
   return app;

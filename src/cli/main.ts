@@ -4,6 +4,7 @@ import { PACKAGE_VERSION } from '../version.js';
 import { registerAudit } from './audit.js';
 import { registerClips } from './clips.js';
 import { registerJobs } from './jobs.js';
+import { registerReels } from './reels.js';
 import { registerCredentials } from './credentials.js';
 import { registerDemo } from './demo.js';
 import { registerKeys } from './keys.js';
@@ -37,6 +38,7 @@ const nouns: ReadonlyArray<(program: Command) => void> = [
   registerKeys,
   registerAudit,
   registerClips,
+  registerReels,
   registerJobs,
 ];
 

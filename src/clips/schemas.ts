@@ -100,3 +100,55 @@ export const ClipDetailsResponse = Type.Object(
   { title: 'ClipDetailsResponseDto', description: 'A clip\'s state and, once generated, a download link.' },
 );
 export type ClipDetailsResponse = Static<typeof ClipDetailsResponse>;
+
+export const TestReelsParams = Type.Object({
+  testId: Uuid('The test whose highlight reels are listed.'),
+});
+export type TestReelsParams = Static<typeof TestReelsParams>;
+
+export const ReelParams = Type.Object({
+  testId: Uuid('The test the highlight reel belongs to.'),
+  reelId: Uuid('The highlight reel.'),
+});
+export type ReelParams = Static<typeof ReelParams>;
+
+export const HighlightReel = Type.Object(
+  {
+    uuid: Type.String({ format: 'uuid', description: 'The highlight reel.' }),
+    name: Type.String({ description: 'The name its creator gave it.' }),
+    durationMs: Type.Integer({ minimum: 0, description: 'Its length: the lengths of its clips added up, in milliseconds.' }),
+    lastUpdatedAtMs: Type.Integer({ description: 'When it last changed, in epoch milliseconds.' }),
+    numClips: Type.Integer({ minimum: 0, description: 'How many clips it joins.' }),
+    areAllClipsInReel: Type.Boolean({ description: 'Whether it holds every clip of the test.' }),
+  },
+  { title: 'HighlightReelDto', description: 'One highlight reel of the test.' },
+);
+
+export const HighlightReelsResponse = Type.Object(
+  {
+    reels: Type.Array(HighlightReel, { description: 'The test\'s highlight reels, oldest first.' }),
+    studyWithClips: Type.Boolean({ description: 'Whether any session of the test has clips.' }),
+  },
+  { title: 'HighlightReelsResponseDto', description: 'The highlight reels of a test.' },
+);
+export type HighlightReelsResponse = Static<typeof HighlightReelsResponse>;
+
+export const ReelDetailsResponse = Type.Object(
+  {
+    reelId: Type.String({ format: 'uuid', description: 'The highlight reel.' }),
+    status: StringEnum(['GENERATING', 'GENERATED', 'ERROR'], {
+      description:
+        'GENERATING: being made, ask again in a few seconds. GENERATED: ready, reelUrl downloads it. ' +
+        'ERROR: making it failed; this request started a new attempt, so ask again.',
+    }),
+    reelUrl: Type.Optional(
+      Type.Unsafe<string | null>({
+        type: ['string', 'null'],
+        format: 'uri',
+        description: 'A link that downloads the reel (MP4) for 15 minutes; only when GENERATED. Ask again for a fresh one.',
+      }),
+    ),
+  },
+  { title: 'ReelDetailsResponseDto', description: 'A highlight reel\'s state and, once generated, a download link.' },
+);
+export type ReelDetailsResponse = Static<typeof ReelDetailsResponse>;

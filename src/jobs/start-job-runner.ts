@@ -1,7 +1,9 @@
 import { clipJobHandler } from '../clips/clip-job.js';
+import { reelJobHandler } from '../clips/reel-job.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { Runtime } from '../runtime.js';
 import { CLIP_JOB } from '../store/clips.js';
+import { REEL_JOB } from '../store/reels.js';
 import { JobRunner, type JobHandler, type JobRunnerOptions } from './job-runner.js';
 
 /** Every kind of background job, and what does it. */
@@ -9,6 +11,7 @@ export function jobHandlers(runtime: Pick<Runtime, 'store' | 'media'>): Record<s
   const { store, media } = runtime;
   return {
     [CLIP_JOB]: clipJobHandler({ clips: store.clips, videos: store.videos, media: media.storage }),
+    [REEL_JOB]: reelJobHandler({ reels: store.reels, clips: store.clips, videos: store.videos, media: media.storage }),
   };
 }
 

@@ -24,6 +24,8 @@ export const AUDIT_ACTIONS = [
   'job.fail',
   'clip.create',
   'clip.retry',
+  'reel.create',
+  'reel.retry',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

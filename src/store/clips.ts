@@ -50,7 +50,8 @@ export interface ClipInput {
 export const clipObjectKey = (clipId: string) => `clips/${clipId}/clip.mp4`;
 export const clipPosterKey = (clipId: string) => `clips/${clipId}/poster.jpg`;
 
-const STATUS_OF_JOB: Record<JobState, ClipStatus> = { queued: 'GENERATING', running: 'GENERATING', done: 'GENERATED', error: 'ERROR' };
+/** A clip's (or reel's) status, from its job's state. */
+export const STATUS_OF_JOB: Record<JobState, ClipStatus> = { queued: 'GENERATING', running: 'GENERATING', done: 'GENERATED', error: 'ERROR' };
 
 const COLUMNS = `c.id, c.session_id, c.test_id, c.name, c.description, c.start_ms, c.end_ms, c.layout, c.job_id, c.created_at,
   j.state AS job_state, j.last_error AS job_error`;

@@ -42,6 +42,10 @@ export const conflict = {
   foreignSession: (sessionId: string) => new StoreConflictError('foreign_session', `session ${sessionId} belongs to another test`),
   noVideo: (sessionId: string) =>
     new StoreConflictError('not_found', `session ${sessionId} has no video (import one with: results-api videos import --session ${sessionId} FILE)`),
+  noClip: (clipId: string) => new StoreConflictError('not_found', `no clip with id ${clipId}`),
+  clipOfAnotherTest: (clipId: string, testId: string) =>
+    new StoreConflictError('foreign_session', `clip ${clipId} is of a session of another test than ${testId}`),
+  clipListedTwice: (clipId: string) => new StoreConflictError('duplicate', `clip ${clipId} is listed twice`),
   clipOutsideVideo: (endMs: number, durationMs: number) =>
     new StoreConflictError('out_of_range', `the clip must end within the video: --end-ms ${endMs} is past its end at ${durationMs} ms`),
 };

@@ -8,6 +8,7 @@ import type { Announce, Database } from './database.js';
 import { ClipRepository } from './clips.js';
 import { DirectoryRepository } from './directory.js';
 import { JobRepository } from './jobs.js';
+import { ReelRepository } from './reels.js';
 import type { PostgresOptions } from './postgres/postgres-database.js';
 import { SessionRepository, type SessionBulkWriter } from './sessions.js';
 import { SettingsRepository } from './settings.js';
@@ -30,6 +31,7 @@ export interface Store {
   readonly videos: VideoRepository;
   readonly jobs: JobRepository;
   readonly clips: ClipRepository;
+  readonly reels: ReelRepository;
 }
 
 export interface OpenStoreOptions {
@@ -71,6 +73,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions):
     videos: new VideoRepository(database, clock),
     jobs: new JobRepository(database, clock),
     clips: new ClipRepository(database, clock),
+    reels: new ReelRepository(database, clock),
   };
 }
 

@@ -115,8 +115,10 @@ async function seedClips() {
   for (const id of [sessionId, foreignSessionId]) await t.runtime.store.videos.saveVideo(video(id), storeActor);
   const clip = await t.runtime.store.clips.createClip({ sessionId, startMs: 1000, endMs: 9000, name: 'Clip #1', description: 'Hesitates at checkout' }, storeActor);
   const foreignClip = await t.runtime.store.clips.createClip({ sessionId: foreignSessionId, startMs: 0, endMs: 5000, name: 'Theirs' }, storeActor);
-  const burners = [await mintToken(t, await seedClient(t.runtime), 'B'), await mintToken(t, await seedClient(t.runtime), 'B')] as const;
-  return { sessionId, foreignSessionId, clipId: clip.id, foreignClipId: foreignClip.id, burners };
+  const reel = await t.runtime.store.reels.createReel({ testId: plannedTestId, name: 'Checkout highlights', clipIds: [clip.id] }, storeActor);
+  const foreignReel = await t.runtime.store.reels.createReel({ testId: foreignTestId, name: 'Theirs', clipIds: [foreignClip.id] }, storeActor);
+  const burners = [0, 1, 2, 3].map(async () => mintToken(t, await seedClient(t.runtime), 'B'));
+  return { sessionId, foreignSessionId, clipId: clip.id, foreignClipId: foreignClip.id, reelId: reel.id, foreignReelId: foreignReel.id, burners: await Promise.all(burners) };
 }
 let clips: Awaited<ReturnType<typeof seedClips>>;
 const overTheLimit = async (path: string, burner: string) => {
@@ -126,6 +128,9 @@ const overTheLimit = async (path: string, burner: string) => {
 const clipsOf = (sessionId: string, headers: Record<string, string> = bearer(token)) => fetch(`${t.url}/api/v2/sessionResults/${sessionId}/clips`, { headers });
 const clipOf = (sessionId: string, clipId: string, headers: Record<string, string> = bearer(token)) =>
   fetch(`${t.url}/api/v2/sessionResults/${sessionId}/clips/${clipId}`, { headers });
+const reelsOf = (testId: string, headers: Record<string, string> = bearer(token)) => fetch(`${t.url}/api/v2/testResults/${testId}/highlightreels`, { headers });
+const reelOf = (testId: string, reelId: string, headers: Record<string, string> = bearer(token)) =>
+  fetch(`${t.url}/api/v2/testResults/${testId}/highlightreels/${reelId}`, { headers });
 afterAll(() => t.close());
 
 const bearer = (value: string) => ({ authorization: `Bearer ${value}` });
@@ -200,7 +205,7 @@ const PROBES: Record<string, () => Probe[]> = {
     { name: 'no token', status: 401, call: () => clipsOf(clips.sessionId, {}) },
     { name: 'an unknown session', status: 404, call: () => clipsOf(randomUUID()) },
     { name: "another team's session", status: 404, call: () => clipsOf(clips.foreignSessionId) },
-    { name: 'over the rate limit', status: 429, call: () => overTheLimit(`/api/v2/sessionResults/${clips.sessionId}/clips`, clips.burners[0]) },
+    { name: 'over the rate limit', status: 429, call: () => overTheLimit(`/api/v2/sessionResults/${clips.sessionId}/clips`, clips.burners[0]!) },
   ],
   SessionResultsController_getClipDetails: () => [
     {
@@ -212,7 +217,31 @@ const PROBES: Record<string, () => Probe[]> = {
     { name: 'no token', status: 401, call: () => clipOf(clips.sessionId, clips.clipId, {}) },
     { name: 'an unknown clip', status: 404, call: () => clipOf(clips.sessionId, randomUUID()) },
     { name: "another team's clip", status: 404, call: () => clipOf(clips.foreignSessionId, clips.foreignClipId) },
-    { name: 'over the rate limit', status: 429, call: () => overTheLimit(`/api/v2/sessionResults/${clips.sessionId}/clips/${clips.clipId}`, clips.burners[1]) },
+    { name: 'over the rate limit', status: 429, call: () => overTheLimit(`/api/v2/sessionResults/${clips.sessionId}/clips/${clips.clipId}`, clips.burners[1]!) },
+  ],
+  TestResultsController_getHighlightReels: () => [
+    {
+      name: 'the highlight reels of a test',
+      status: 200,
+      call: () => reelsOf(plannedTestId),
+      also: (r) => expect(bodyOf(r)).toMatchObject({ reels: [{ uuid: clips.reelId, numClips: 1, durationMs: 8000, areAllClipsInReel: true }], studyWithClips: true }),
+    },
+    { name: 'no token', status: 401, call: () => reelsOf(plannedTestId, {}) },
+    { name: 'an unknown test', status: 404, call: () => reelsOf(randomUUID()) },
+    { name: "another team's test", status: 404, call: () => reelsOf(foreignTestId) },
+    { name: 'over the rate limit', status: 429, call: () => overTheLimit(`/api/v2/testResults/${plannedTestId}/highlightreels`, clips.burners[2]!) },
+  ],
+  TestResultsController_getReelDetails: () => [
+    {
+      name: 'a reel being made',
+      status: 200,
+      call: () => reelOf(plannedTestId, clips.reelId),
+      also: (r) => expect(bodyOf(r)).toEqual({ reelId: clips.reelId, status: 'GENERATING', reelUrl: null }),
+    },
+    { name: 'no token', status: 401, call: () => reelOf(plannedTestId, clips.reelId, {}) },
+    { name: 'an unknown reel', status: 404, call: () => reelOf(plannedTestId, randomUUID()) },
+    { name: "another team's reel", status: 404, call: () => reelOf(foreignTestId, clips.foreignReelId) },
+    { name: 'over the rate limit', status: 429, call: () => overTheLimit(`/api/v2/testResults/${plannedTestId}/highlightreels/${clips.reelId}`, clips.burners[3]!) },
   ],
   SessionResultsController_getSessionSummaryResults: () => [
     { name: 'defaults', status: 200, call: () => list(`testId=${testId}`), also: (r) => expect(pageOf(r).sessions).toHaveLength(25) },

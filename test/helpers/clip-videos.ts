@@ -9,17 +9,24 @@ import type { Video } from '../../src/store/videos.js';
 const run = promisify(execFile);
 
 /** An H.264/AAC MP4 of ffmpeg's test pattern and a tone, `seconds` long, 320x240. */
-export async function makeTestVideo(path: string, seconds = 4): Promise<void> {
+export async function makeTestVideo(path: string, seconds = 4, options: { audio?: boolean; size?: string } = {}): Promise<void> {
+  const audio = options.audio ?? true;
   await run('ffmpeg', [
     '-nostdin', '-loglevel', 'error',
-    '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=320x240:rate=25`,
-    '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-y', path,
+    '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=${options.size ?? '320x240'}:rate=25`,
+    ...(audio ? ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:a', 'aac'] : []),
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-shortest', '-y', path,
   ]);
 }
 
 /** Stores `path` as the session's video (what `videos import` records), with a screen region. */
-export async function attachVideo(runtime: Runtime, sessionId: string, path: string, durationMs = 4000): Promise<Video> {
+export async function attachVideo(
+  runtime: Runtime,
+  sessionId: string,
+  path: string,
+  durationMs = 4000,
+  shape: { hasAudio: boolean; width: number; height: number } = { hasAudio: true, width: 320, height: 240 },
+): Promise<Video> {
   const objectKey = `videos/${sessionId}.mp4`;
   await runtime.media.storage.putFile(objectKey, path, 'video/mp4');
   const saved = await runtime.store.videos.saveVideo(
@@ -31,10 +38,10 @@ export async function attachVideo(runtime: Runtime, sessionId: string, path: str
       contentType: 'video/mp4',
       sizeBytes: statSync(path).size,
       durationMs,
-      width: 320,
-      height: 240,
-      hasAudio: true,
-      regions: { screen: { topLeftPoint: { x: 0, y: 0 }, widthPx: 320, heightPx: 240 } },
+      width: shape.width,
+      height: shape.height,
+      hasAudio: shape.hasAudio,
+      regions: { screen: { topLeftPoint: { x: 0, y: 0 }, widthPx: shape.width, heightPx: shape.height } },
     },
     { actor: 'test' },
   );

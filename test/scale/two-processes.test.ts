@@ -14,6 +14,7 @@ import { CredentialRepository } from '../../src/store/credentials.js';
 import { DirectoryRepository } from '../../src/store/directory.js';
 import { JobRepository } from '../../src/store/jobs.js';
 import { ClipRepository } from '../../src/store/clips.js';
+import { ReelRepository } from '../../src/store/reels.js';
 import { SessionRepository } from '../../src/store/sessions.js';
 import { SettingsRepository } from '../../src/store/settings.js';
 import { SigningKeyRepository } from '../../src/store/signing-keys.js';
@@ -160,6 +161,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     videos: VideoRepository,
     jobs: JobRepository,
     clips: ClipRepository,
+    reels: ReelRepository,
   };
   const readers = new Set([
     'credentials.findUserByEmail', 'credentials.listUsers', 'credentials.listCredentials', 'credentials.findClientForAuth',
@@ -168,6 +170,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'sessions.listCompletedSessions', 'sessions.findSession', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
     'videos.findVideo', 'videos.listVideos',
     'jobs.get', 'jobs.list', 'jobs.countByState', 'clips.findClip', 'clips.listClips',
+    'reels.findReel', 'reels.listReels', 'reels.countClipsOfTest',
   ]);
   // Writes that nothing cached depends on: they announce nothing, by design.
   const bookkeeping = new Set([
@@ -175,7 +178,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     // The job queue: no request path caches it.
     'jobs.claim', 'jobs.heartbeat', 'jobs.complete', 'jobs.fail', 'jobs.release',
     // Clips: every read goes to the database.
-    'clips.createClip', 'clips.retryClip',
+    'clips.createClip', 'clips.retryClip', 'reels.createReel', 'reels.retryReel',
   ]);
   // Private helpers (TypeScript keeps them on the prototype).
   const helpers = new Set(['credentials.credential', 'credentials.requireUsable', 'credentials.liveSecrets', 'jobs.endInError']);

@@ -193,6 +193,19 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
         created_at BIGINT NOT NULL
       );
       CREATE INDEX clips_by_session ON clips (session_id, start_ms, id);
+      CREATE INDEX clips_by_test ON clips (test_id);
+
+      CREATE TABLE highlight_reels (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        test_id TEXT COLLATE "C" NOT NULL REFERENCES tests (id),
+        name TEXT NOT NULL,
+        clip_ids JSONB NOT NULL,
+        duration_ms BIGINT NOT NULL,
+        job_id TEXT COLLATE "C" NOT NULL REFERENCES jobs (id),
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX highlight_reels_by_test ON highlight_reels (test_id, created_at, id);
     `,
   },
 ];

@@ -194,6 +194,21 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
         created_at INTEGER NOT NULL
       ) STRICT;
       CREATE INDEX clips_by_session ON clips (session_id, start_ms, id);
+      CREATE INDEX clips_by_test ON clips (test_id);
+
+      -- Highlight reels: clips of one test (clip_ids: a JSON array, in playing order) joined into
+      -- one video by their job (job_id), whose state is the reel's status as for clips.
+      CREATE TABLE highlight_reels (
+        id TEXT PRIMARY KEY,
+        test_id TEXT NOT NULL REFERENCES tests (id),
+        name TEXT NOT NULL,
+        clip_ids TEXT NOT NULL,
+        duration_ms INTEGER NOT NULL,
+        job_id TEXT NOT NULL REFERENCES jobs (id),
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX highlight_reels_by_test ON highlight_reels (test_id, created_at, id);
     `,
   },
 ];
