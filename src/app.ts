@@ -23,6 +23,8 @@ import type { KeyRing } from './oauth/signing-keys.js';
 import { registerLegacyRoutes } from './legacy/routes.js';
 import { registerClipRoutes } from './clips/routes.js';
 import { registerReelRoutes } from './clips/reel-routes.js';
+import { registerLegacyClipRoutes } from './clips/legacy-routes.js';
+import { registerPlayerRoute } from './clips/player.js';
 import { registerResultsRoutes } from './results/routes.js';
 import type { SessionPageReader } from './results/session-pages.js';
 import type { Store } from './store/store.js';
@@ -107,6 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const media = deps.media ?? (await openMediaStorage(deps.config.media, { settings: deps.store.settings, baseUrl: deps.config.baseUrl, clock: deps.clock }));
   if (!deps.media) app.addHook('onClose', async () => media.close());
   registerMediaLinkRoute(app, { ...media, clock: deps.clock });
+  registerPlayerRoute(app, { store: deps.store, ...media });
 
   await app.register(async (api) => {
     registerApiGuard(api, { ...deps, rateLimit: deps.config.rateLimit });
@@ -115,6 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerVideoDownloadUrl(api, { ...deps, media });
     registerClipRoutes(api, { ...deps, media });
     registerReelRoutes(api, { ...deps, media });
+    registerLegacyClipRoutes(api, { ...deps, media });
   });
 
   return app;

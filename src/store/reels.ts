@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { audit } from './audit-log.js';
 import { STATUS_OF_JOB, type ClipStatus } from './clips.js';
@@ -14,6 +14,8 @@ export interface HighlightReel {
   id: string;
   testId: string;
   name: string;
+  /** What the legacy v1 family finds it by (20 hex characters, random: not guessable from its id). */
+  token: string;
   /** In playing order. */
   clipIds: string[];
   /** The clips' lengths added up. */
@@ -36,7 +38,7 @@ export interface ReelInput {
 export const reelObjectKey = (reelId: string) => `reels/${reelId}/reel.mp4`;
 export const reelPosterKey = (reelId: string) => `reels/${reelId}/poster.jpg`;
 
-const COLUMNS = `r.id, r.test_id, r.name, r.clip_ids, r.duration_ms, r.job_id, r.created_at, r.updated_at,
+const COLUMNS = `r.id, r.test_id, r.name, r.token, r.clip_ids, r.duration_ms, r.job_id, r.created_at, r.updated_at,
   j.state AS job_state, j.last_error AS job_error`;
 const FROM = 'highlight_reels r JOIN jobs j ON j.id = r.job_id';
 
@@ -44,6 +46,7 @@ const reelOf = (r: Row): HighlightReel => ({
   id: r.id as string,
   testId: r.test_id as string,
   name: r.name as string,
+  token: r.token as string,
   clipIds: (typeof r.clip_ids === 'string' ? JSON.parse(r.clip_ids) : r.clip_ids) as string[],
   durationMs: Number(r.duration_ms),
   jobId: r.job_id as string,
@@ -81,18 +84,20 @@ export class ReelRepository {
         durationMs += Number(clip.end_ms) - Number(clip.start_ms);
       }
       const id = randomUUID();
+      const token = randomBytes(10).toString('hex');
       const job = await enqueueJob(tx, this.clock, { kind: REEL_JOB, subject: id, payload: { reelId: id } });
       const now = this.clock.now();
       await tx.run(
-        `INSERT INTO highlight_reels (id, test_id, name, clip_ids, duration_ms, job_id, created_at, updated_at)
-         VALUES (@id, @testId, @name, @clipIds, @durationMs, @jobId, @now, @now)`,
-        { id, testId: input.testId, name: input.name, clipIds: JSON.stringify(input.clipIds), durationMs, jobId: job.id, now },
+        `INSERT INTO highlight_reels (id, test_id, name, token, clip_ids, duration_ms, job_id, created_at, updated_at)
+         VALUES (@id, @testId, @name, @token, @clipIds, @durationMs, @jobId, @now, @now)`,
+        { id, testId: input.testId, name: input.name, token, clipIds: JSON.stringify(input.clipIds), durationMs, jobId: job.id, now },
       );
       await audit(tx, this.clock, by, 'reel.create', id, { testId: input.testId, clips: input.clipIds.length });
       return {
         id,
         testId: input.testId,
         name: input.name,
+        token,
         clipIds: [...input.clipIds],
         durationMs,
         jobId: job.id,
@@ -106,6 +111,11 @@ export class ReelRepository {
 
   async findReel(id: string): Promise<HighlightReel | null> {
     const r = await this.db.one(`SELECT ${COLUMNS} FROM ${FROM} WHERE r.id = @id`, { id });
+    return r ? reelOf(r) : null;
+  }
+
+  async findReelByToken(token: string): Promise<HighlightReel | null> {
+    const r = await this.db.one(`SELECT ${COLUMNS} FROM ${FROM} WHERE r.token = @token`, { token });
     return r ? reelOf(r) : null;
   }
 

@@ -118,7 +118,10 @@ async function seedClips() {
   const reel = await t.runtime.store.reels.createReel({ testId: plannedTestId, name: 'Checkout highlights', clipIds: [clip.id] }, storeActor);
   const foreignReel = await t.runtime.store.reels.createReel({ testId: foreignTestId, name: 'Theirs', clipIds: [foreignClip.id] }, storeActor);
   const burners = [0, 1, 2, 3].map(async () => mintToken(t, await seedClient(t.runtime), 'B'));
-  return { sessionId, foreignSessionId, clipId: clip.id, foreignClipId: foreignClip.id, reelId: reel.id, foreignReelId: foreignReel.id, burners: await Promise.all(burners) };
+  return {
+    sessionId, foreignSessionId, clipId: clip.id, foreignClipId: foreignClip.id, reelId: reel.id, foreignReelId: foreignReel.id,
+    reelToken: reel.token, foreignReelToken: foreignReel.token, burners: await Promise.all(burners),
+  };
 }
 let clips: Awaited<ReturnType<typeof seedClips>>;
 const overTheLimit = async (path: string, burner: string) => {
@@ -192,6 +195,8 @@ const NOT_PRODUCED: Record<string, Record<string, string>> = {
   'GET /usertesting/api/v1/studies/{studyUuid}': { 500: UNEXPECTED_FAULT },
   'GET /usertesting/api/v1/studies/{studyUuid}/completed-sessions': { 500: UNEXPECTED_FAULT },
   'GET /usertesting/api/v1/session/{sessionUuid}': { 500: UNEXPECTED_FAULT },
+  'GET /usertesting/api/v1/clip/{clipUuid}': { 500: UNEXPECTED_FAULT },
+  'GET /usertesting/api/v1/highlightreel/{highlightReelToken}': { 500: UNEXPECTED_FAULT },
 };
 
 const PROBES: Record<string, () => Probe[]> = {
@@ -416,6 +421,30 @@ const PROBES: Record<string, () => Probe[]> = {
     { name: 'no token', status: 401, call: () => v1(`/studies/${testId}/completed-sessions`, {}) },
     { name: 'an unknown study', status: 404, call: () => v1(`/studies/${randomUUID()}/completed-sessions`, legacyTokens.completed) },
     { name: "another team's study", status: 404, call: () => v1(`/studies/${foreignTestId}/completed-sessions`, legacyTokens.completed) },
+  ],
+  'GET /usertesting/api/v1/clip/{clipUuid}': () => [
+    {
+      name: 'a clip being cut',
+      status: 200,
+      call: () => v1(`/clip/${clips.clipId}`, token),
+      also: (r) => expect(bodyOf(r)).toMatchObject({ typeName: 'Clip', duration: 8, note: 'Hesitates at checkout', study: { title: 'Store' } }),
+    },
+    { name: 'the earlier path', status: 200, call: () => v1(`/clip/${clips.clipId}`, token, '/v1') },
+    { name: 'a clipUuid that is not a UUID', status: 400, call: () => v1('/clip/nope', token) },
+    { name: 'no token', status: 401, call: () => v1(`/clip/${clips.clipId}`, {}) },
+    { name: 'an unknown clip', status: 404, call: () => v1(`/clip/${randomUUID()}`, token) },
+    { name: "another team's clip", status: 404, call: () => v1(`/clip/${clips.foreignClipId}`, token) },
+  ],
+  'GET /usertesting/api/v1/highlightreel/{highlightReelToken}': () => [
+    {
+      name: 'a highlight reel',
+      status: 200,
+      call: () => v1(`/highlightreel/${clips.reelToken}`, token),
+      also: (r) => expect(bodyOf(r)).toMatchObject({ id: clips.reelId, token: clips.reelToken, duration: 8, clips: { totalCount: 1, nodes: [{ id: clips.clipId, duration: 8 }] } }),
+    },
+    { name: 'no token', status: 401, call: () => v1(`/highlightreel/${clips.reelToken}`, {}) },
+    { name: 'an unknown token', status: 404, call: () => v1(`/highlightreel/${'0'.repeat(20)}`, token) },
+    { name: "another team's reel", status: 404, call: () => v1(`/highlightreel/${clips.foreignReelToken}`, token) },
   ],
   'GET /usertesting/api/v1/session/{sessionUuid}': () => {
     const finished = () => completedOnly(stored)[0]!;

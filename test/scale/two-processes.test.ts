@@ -170,7 +170,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'sessions.listCompletedSessions', 'sessions.findSession', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
     'videos.findVideo', 'videos.listVideos',
     'jobs.get', 'jobs.list', 'jobs.countByState', 'clips.findClip', 'clips.listClips',
-    'reels.findReel', 'reels.listReels', 'reels.countClipsOfTest',
+    'reels.findReel', 'reels.findReelByToken', 'reels.listReels', 'reels.countClipsOfTest',
   ]);
   // Writes that nothing cached depends on: they announce nothing, by design.
   const bookkeeping = new Set([

@@ -199,6 +199,8 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
         id TEXT COLLATE "C" PRIMARY KEY,
         test_id TEXT COLLATE "C" NOT NULL REFERENCES tests (id),
         name TEXT NOT NULL,
+        -- The legacy v1 family finds a reel by this token (highlightreel/{token}).
+        token TEXT COLLATE "C" NOT NULL UNIQUE,
         clip_ids JSONB NOT NULL,
         duration_ms BIGINT NOT NULL,
         job_id TEXT COLLATE "C" NOT NULL REFERENCES jobs (id),

@@ -202,6 +202,8 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
         id TEXT PRIMARY KEY,
         test_id TEXT NOT NULL REFERENCES tests (id),
         name TEXT NOT NULL,
+        -- The legacy v1 family finds a reel by this token (highlightreel/{token}).
+        token TEXT NOT NULL UNIQUE,
         clip_ids TEXT NOT NULL,
         duration_ms INTEGER NOT NULL,
         job_id TEXT NOT NULL REFERENCES jobs (id),
