@@ -243,3 +243,25 @@ export interface ClipDetails {
   clipUrl?: string | null;
 }
 
+/** One highlight reel of a test (the real HighlightReelDto). */
+export interface HighlightReel {
+  uuid: string;
+  name: string;
+  durationMs: number;
+  lastUpdatedAtMs: number;
+  numClips: number;
+  areAllClipsInReel: boolean;
+}
+
+/** The highlight reels of a test (the real HighlightReelsResponseDto). */
+export interface HighlightReelsResponse {
+  reels: HighlightReel[];
+  studyWithClips: boolean;
+}
+
+/** A reel's state and, once GENERATED, its 15-minute download link (the real ReelDetailsResponseDto). */
+export interface ReelDetails {
+  reelId: string;
+  status: 'GENERATING' | 'GENERATED' | 'ERROR';
+  reelUrl?: string | null;
+}

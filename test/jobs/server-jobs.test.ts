@@ -93,6 +93,35 @@ describe('jobs in a server process (SQLite)', () => {
     await server.stop();
   });
 
+  it('reels create checks its arguments; a server makes the reel', async () => {
+    const s = await seed(runtime, { sessions: 1 });
+    const sessionId = s.sessions[0]!.sessionId;
+    await attachVideo(runtime, sessionId, shortVideo);
+    const clips = [
+      await runtime.store.clips.createClip({ sessionId, startMs: 0, endMs: 1000, name: 'One' }, by),
+      await runtime.store.clips.createClip({ sessionId, startMs: 2000, endMs: 3500, name: 'Two' }, by),
+    ];
+    const other = await seed(runtime, { sessions: 1 });
+    const refusals = await Promise.all([
+      cli(['reels', 'create', '--test', s.testId, '--name', 'R', '--clips', '']),
+      cli(['reels', 'create', '--test', s.testId, '--name', 'R', '--clips', 'nope']),
+      cli(['reels', 'create', '--test', other.testId, '--name', 'R', '--clips', clips[0]!.id]),
+      cli(['reels', 'create', '--test', s.testId, '--name', 'R', '--clips', `${clips[0]!.id},${clips[0]!.id}`]),
+    ]);
+    expect(refusals.map((r) => r.code)).toEqual([2, 2, 1, 1]);
+    expect(refusals[2]!.stderr).toContain('of a session of another test');
+    expect(refusals[3]!.stderr).toContain('listed twice');
+    const created = await cli(['reels', 'create', '--test', s.testId, '--name', 'Best of', '--clips', `${clips[1]!.id}, ${clips[0]!.id}`, '--json']);
+    expect(created.code).toBe(0);
+    const reel = JSON.parse(created.stdout) as { reelId: string; clipIds: string[]; durationMs: number; status: string };
+    expect(reel).toMatchObject({ clipIds: [clips[1]!.id, clips[0]!.id], durationMs: 2500, status: 'GENERATING' });
+    const server = await startServerProcess({ ...env });
+    servers.push(server);
+    await until('the server made the reel', async () => (await runtime.store.reels.findReel(reel.reelId))?.status === 'GENERATED');
+    expect((await cli(['reels', 'list', '--test', s.testId])).stdout).toMatch(new RegExp(`${reel.reelId}\\s+2\\s+2500\\s+GENERATED\\s+Best of`));
+    await server.stop();
+  });
+
   it('a server SIGKILLed while cutting: the next server finishes the job after the lease, with one output', async () => {
     const s = await seed(runtime, { sessions: 1 });
     const sessionId = s.sessions[0]!.sessionId;
