@@ -29,6 +29,7 @@ import { layoutOf, singleTestLayout } from './lib/data.mjs';
 import { runExport } from './lib/export-scenario.mjs';
 import { runClipBench } from './lib/clip-scenario.mjs';
 import { runImport } from './lib/import-scenario.mjs';
+import { runVideoDownload } from './lib/video-scenario.mjs';
 import { killAllNow, stopAll } from './lib/processes.mjs';
 import { bestRun, computeRatios, formatTables, gitInfo, machineInfo, peakRssUnderList, writeReport } from './lib/report.mjs';
 import { scenarioCatalog, runScenarios } from './lib/scenarios.mjs';
@@ -54,6 +55,8 @@ const PROFILES = {
     runs: 2,
     connections: 50,
     importTimeoutSeconds: 300,
+    videoMegabytes: 100,
+    videoRuns: 3,
     exportSessions: 1_000_000,
     exportTimeoutSeconds: 600,
     clip: { sourceSeconds: 60, size: '1280x720', startMs: 10_000, endMs: 25_000, rounds: 3 },
@@ -73,6 +76,8 @@ const PROFILES = {
     runs: 1,
     connections: 50,
     importTimeoutSeconds: 60,
+    videoMegabytes: 12,
+    videoRuns: 1,
     // Beyond the offset bound even counting COMPLETE sessions only (10,800 of them), so the cursor path runs.
     exportSessions: 14_400,
     exportTimeoutSeconds: 60,
@@ -84,7 +89,7 @@ const PROFILES = {
 const USAGE = `usage: node bench/run.mjs [options]
   --smoke          tiny data, 1 s runs, no warm-up: proves the harness works (~30 s)
   --out DIR        where the JSON goes (default bench/results, bench/results/smoke with --smoke)
-  --only ID,ID     only these scenarios (e.g. list.offset10k, import.sessions, export.sessions, clip.generate); writes *-partial.json
+  --only ID,ID     only these scenarios (e.g. list.offset10k, import.sessions, export.sessions, video.download, clip.generate); writes *-partial.json
   --cpu-prof       profile the SQLite server (node --cpu-prof) and print where its time went
   --duration S     seconds per measured run (default 10)
   --log-level L    the servers' LOG_LEVEL (default warn)
@@ -321,6 +326,11 @@ async function main() {
       const timeoutSeconds = p.importTimeoutSeconds;
       report.import = await runImport({ dist, cli: CLI, cwd: ROOT, work, env, sessions: p.importSessions, timeoutSeconds, log });
       log(`import: ${report.import.error ?? `${report.import.sessionsPerSec.toLocaleString('en-US')} sessions/s`}`);
+    }
+
+    if (wanted('video.download')) {
+      report.videoDownload = await runVideoDownload({ cli: CLI, cwd: ROOT, work, logLevel: opts.logLevel, megabytes: p.videoMegabytes, runs: p.videoRuns, log });
+      log(`video.download: ${report.videoDownload.oursMbPerSec} MB/s through the signed link, ${report.videoDownload.plainMbPerSec} MB/s plain`);
     }
 
     if (wanted('clip.generate')) {

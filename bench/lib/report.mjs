@@ -137,6 +137,14 @@ function importLine(i) {
   );
 }
 
+function videoDownloadLine(v) {
+  return (
+    `video download (a ${num(v.fileMb, 1)} MB video): ${num(v.oursMbPerSec, 1)} MB/s through the signed link vs ${num(v.plainMbPerSec, 1)} MB/s ` +
+    `from a plain file server (${num(v.ratio, 3)}×); four clients at once ${num(v.oursFourClientsMbPerSec, 1)} vs ${num(v.plainFourClientsMbPerSec, 1)} MB/s ` +
+    `(${num(v.ratioFourClients, 3)}×); import ${num(v.importSeconds, 1)} s (${v.method})`
+  );
+}
+
 function exportLine(store, e) {
   const outcome = e.sessionsPerSec === null ? e.error : `${num(e.sessionsPerSec)} sessions/s`;
   return (
@@ -167,6 +175,7 @@ export function formatTables(report) {
     '',
   ];
   if (report.import) lines.push(importLine(report.import));
+  if (report.videoDownload) lines.push(videoDownloadLine(report.videoDownload));
   for (const [store, e] of Object.entries(report.export ?? {})) lines.push(exportLine(store, e));
   if (report.clip) lines.push(clipLine(report.clip));
   for (const [name, d] of Object.entries(report.data)) lines.push(seedLine(name, d));

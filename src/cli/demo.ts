@@ -4,6 +4,7 @@ import { generateClientId, generateClientSecret } from '../oauth/client-secrets.
 import type { Runtime } from '../runtime.js';
 import { emailKey } from '../store/email.js';
 import type { Actor, SessionInput, TestPlan } from '../store/store.js';
+import { seedDemoVideo } from '../media/demo-video.js';
 import { withRuntime } from './context.js';
 import { SECRET_SHOWN_ONCE, secretLines } from './credentials.js';
 import { emit, JSON_FLAG, JSON_FLAG_HELP, type OutputOptions } from './output.js';
@@ -94,6 +95,9 @@ export function demoSessions(): SessionInput[] {
   });
 }
 
+/** The demo session that has a video: the first one (completed, the oldest). */
+export const demoVideoSessionId = (): string => demoSessions()[0]!.sessionId;
+
 /** Seeds (or tops up) the demo data and issues the demo user a fresh credential. */
 async function seedDemo(rt: Runtime, by: Actor): Promise<DemoResult> {
   const { store, config } = rt;
@@ -119,6 +123,7 @@ async function seedDemo(rt: Runtime, by: Actor): Promise<DemoResult> {
       by,
     ));
   await store.sessions.importSessions(test.id, demoSessions(), by);
+  if (!(await seedDemoVideo(rt, demoVideoSessionId(), by))) process.stderr.write('warning: ffmpeg is not installed, so the demo session has no video (apt-get install ffmpeg)\n');
 
   // The secret of an earlier run is not stored anywhere, so the only way to print one that
   // works is to replace the credential.

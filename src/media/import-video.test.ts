@@ -76,6 +76,15 @@ describe.skipIf(!hasFfmpeg())('importing a session video', () => {
     });
   });
 
+  it('reads the regions a composite recording tags (x,y,width,height)', async () => {
+    const composite = await makeVideo(dir, 'composite.mp4', { seconds: 1, tags: { screen_region: '0,0,240,240', camera_region: '240,180,80,60' } });
+    const { video } = await importVideo(deps(), { sessionId, file: composite }, by);
+    expect(video.regions).toEqual({
+      screen: { topLeftPoint: { x: 0, y: 0 }, widthPx: 240, heightPx: 240 },
+      camera: { topLeftPoint: { x: 240, y: 180 }, widthPx: 80, heightPx: 60 },
+    });
+  });
+
   it('is idempotent: the same bytes again, under any name, change nothing', async () => {
     const first = await importVideo(deps(), { sessionId, file: good }, by);
     const renamed = join(dir, 'renamed.mp4');

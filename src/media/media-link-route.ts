@@ -9,9 +9,8 @@ import { responseHeader } from '../http/response-headers.js';
 import { problemResponse } from '../results/responses.js';
 import { parseRange } from './byte-ranges.js';
 import { MediaLinkParams, MediaLinkQuery } from './schemas.js';
-import { contentDisposition } from './storage/s3-storage.js';
 import { MEDIA_LINK_PATH, type MediaLinkSigner } from './storage/media-links.js';
-import type { MediaStorage } from './storage/media-storage.js';
+import { contentDisposition, type MediaStorage } from './storage/media-storage.js';
 import type { Clock } from '../clock.js';
 
 /** What a signed link can serve (the content types media keys are stored under). */
@@ -30,8 +29,8 @@ const MEDIA_HEADERS = {
 const etagOf = (key: string, size: number) => `"${createHash('sha256').update(`${key}\n${size}`).digest('base64url').slice(0, 27)}"`;
 
 /**
- * GET /media/<collection>/<owner>/<file>: serves a media object to whoever holds a link signed by this server
- * (see MediaLinkSigner), with single byte ranges, so a browser's <video> can seek. A link
+ * GET /media/<collection>/<owner>/<file>: serves a media object to whoever holds a link signed
+ * by this server (see MediaLinkSigner), with single byte ranges, so a browser's <video> can seek. A link
  * tampered with, expired, or for another object gets one 403; no token is involved.
  */
 export function registerMediaLinkRoute(app: FastifyInstance, deps: { storage: MediaStorage; links: MediaLinkSigner; clock: Clock }): void {
@@ -42,7 +41,7 @@ export function registerMediaLinkRoute(app: FastifyInstance, deps: { storage: Me
     const check = deps.links.check(key, request.query);
     if (!check.ok) throw apiErrors.mediaLinkRefused(`media link refused: ${check.reason}`);
     const object = await deps.storage.stat(key);
-    if (!object) throw apiErrors.videoNotFound(`media object ${key} is gone`);
+    if (!object) throw apiErrors.mediaGone(`media object ${key} is gone`);
 
     const etag = etagOf(key, object.size);
     const secondsLeft = Math.max(0, Math.floor((Number(request.query.expires) * 1000 - deps.clock.now()) / 1000));

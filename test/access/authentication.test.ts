@@ -2,7 +2,7 @@ import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { seed, type Seeded } from '../helpers/seed.js';
+import { seed, storeActor, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { assembleJws, authHeaders, decodeJws, forgeToken, mintToken, serverOf, type ForgeOptions } from '../helpers/tokens.js';
 
@@ -24,6 +24,13 @@ beforeAll(async () => {
     env: { RATE_LIMIT_API: '1000000', RATE_LIMIT_TOKEN_ADDRESS: '1000000', RATE_LIMIT_TOKEN_CLIENT: '1000000' },
   });
   s = await seed(t.runtime, { sessions: 2 });
+  // A video record for the first session (its bytes are not needed to hand out a link).
+  const sha = 'a'.repeat(64);
+  const sessionId = s.sessions[0]!.sessionId;
+  await t.runtime.store.videos.saveVideo(
+    { sessionId, objectKey: `videos/${sessionId}/${sha}.mp4`, posterKey: null, contentSha256: sha, contentType: 'video/mp4', sizeBytes: 1, durationMs: 1000, width: 2, height: 2, hasAudio: false, regions: {} },
+    storeActor,
+  );
 });
 afterAll(() => t.close());
 afterEach(() => clock.set(START));
@@ -32,6 +39,7 @@ const protectedRoutes: { name: string; path: () => string }[] = [
   { name: 'GET /api/v2/sessionResults', path: () => `/api/v2/sessionResults?testId=${s.testId}` },
   { name: 'GET /api/v2/sessionResults/', path: () => `/api/v2/sessionResults/?testId=${s.testId}` },
   { name: 'GET /v2/sessionResults', path: () => `/v2/sessionResults?testId=${s.testId}` },
+  { name: 'GET /api/v2/sessionResults/:sessionId/videoDownloadUrl', path: () => `/api/v2/sessionResults/${s.sessions[0]!.sessionId}/videoDownloadUrl` },
   ...['/usertesting/api/v1', '/v1'].flatMap((prefix) => [
     { name: `GET ${prefix}/workspaces`, path: () => `${prefix}/workspaces` },
     { name: `GET ${prefix}/workspaces/:uuid`, path: () => `${prefix}/workspaces/${s.workspaceId}` },

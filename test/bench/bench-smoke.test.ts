@@ -43,6 +43,7 @@ interface Report {
   export: Record<string, { sessions: number; expected: number; sessionsPerSec: number | null; exporterPeakRssMb: number; error?: string }>;
   clip: { rounds: number; ffmpegAloneMs: { median: number }; jobMs: { median: number }; error?: string };
   ratios: { id: string; pass: boolean }[];
+  videoDownload: { fileMb: number; oursMbPerSec: number; plainMbPerSec: number; ratio: number };
 }
 
 function runHarness(out: string): Promise<{ code: number | null; output: string }> {
@@ -92,6 +93,11 @@ describe('benchmark harness, smoke mode', () => {
       expect(report.export.sqlite!.error).toBeUndefined();
       expect(report.export.sqlite!.exporterPeakRssMb).toBeGreaterThan(0);
       expect(report.ratios.map((r) => r.id)).toEqual(RATIOS);
+      // A generated video downloaded whole (every byte counted) through the signed link and from a plain file server.
+      expect(report.videoDownload.fileMb).toBeGreaterThan(1);
+      expect(report.videoDownload.oursMbPerSec).toBeGreaterThan(0);
+      expect(report.videoDownload.plainMbPerSec).toBeGreaterThan(0);
+      expect(output).toContain('video download (a ');
       expect(output).toContain('| ratio');
     } finally {
       rmSync(out, { recursive: true, force: true });

@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { demoVideoSessionId } from '../../src/cli/demo.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { hasFfmpeg } from '../helpers/videos.js';
 import { cliSandbox, type CliSandbox } from './run-cli.js';
 
 const run = promisify(execFile);
@@ -45,7 +48,8 @@ describe('results-api demo', () => {
   beforeAll(async () => {
     cli = cliSandbox();
     demo = await cli.json<DemoJson>(['demo'], { PUBLIC_URL: 'https://results.example.com', AUTH_URL: 'https://auth.example.com' });
-    t = await startTestApp({ env: { DATABASE_URL: cli.databaseUrl } });
+    // The CLI ran in the sandbox, storing media under its ./data/media (the default MEDIA_URL).
+    t = await startTestApp({ env: { DATABASE_URL: cli.databaseUrl, MEDIA_URL: `file:${join(cli.dir, 'data', 'media')}` } });
   });
   afterAll(async () => {
     await t?.close();
@@ -102,6 +106,19 @@ describe('results-api demo', () => {
     expect(sessions.filter((s) => s.audienceId === null).length).toBeGreaterThan(0);
     expect(new Set(sessions.map((s) => s.audienceId)).size).toBeGreaterThan(2);
     expect(new Set(sessions.map((s) => s.startTime)).size).toBeLessThan(42); // a tie, ordered by sessionId
+  });
+
+  it.skipIf(!hasFfmpeg())('seeds a short generated video for one session, which the API links to', async () => {
+    const tokenRes = await mintToken(demo.authorizationServerId, 'studies:read', demo.clientId, demo.clientSecret);
+    const { access_token } = (await tokenRes.json()) as { access_token: string };
+    const res = await fetch(`${t.url}/api/v2/sessionResults/${demoVideoSessionId()}/videoDownloadUrl`, { headers: { authorization: `Bearer ${access_token}` } });
+    expect(res.status).toBe(200);
+    const link = new URL(((await res.json()) as { videoUrl: string }).videoUrl);
+    const video = await fetch(`${t.url}${link.pathname}${link.search}`);
+    expect(video.status).toBe(200);
+    expect(video.headers.get('content-type')).toBe('video/mp4');
+    expect((await video.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
+    expect(await t.runtime.store.videos.findVideo(demoVideoSessionId())).toMatchObject({ width: 640, height: 360, hasAudio: true });
   });
 
   describe('run again', () => {

@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rendered, seed, type Seeded } from '../helpers/seed.js';
+import { importVideo } from '../../src/media/import-video.js';
+import { rendered, seed, storeActor, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { makeVideo } from '../helpers/videos.js';
 
 /**
  * The Python client (clients/python) as its users get it: installed with pip, offline, from
@@ -114,6 +116,13 @@ describe.skipIf(missing !== undefined && !IN_CI)('the Python client', { timeout:
     beforeAll(async () => {
       t = await startTestApp();
       s = await seed(t.runtime, { sessions: 23 });
+      const videos = mkdtempSync(join(tmpdir(), 'results-api-python-video-'));
+      try {
+        const video = await makeVideo(videos, 'session.mp4', { seconds: 1 });
+        await importVideo({ ...t.runtime.store, storage: t.runtime.media.storage }, { sessionId: s.sessions[0]!.sessionId, file: video }, storeActor);
+      } finally {
+        rmSync(videos, { recursive: true, force: true });
+      }
     });
     afterAll(() => t?.close());
 
@@ -126,8 +135,9 @@ describe.skipIf(missing !== undefined && !IN_CI)('the Python client', { timeout:
         RESULTS_API_LIVE_WORKSPACE_ID: s.workspaceId,
         RESULTS_API_LIVE_TEST_ID: s.testId,
         RESULTS_API_LIVE_SESSIONS: JSON.stringify(s.sessions.map(rendered)),
+        RESULTS_API_LIVE_VIDEO_SESSION: s.sessions[0]!.sessionId,
       });
-      expectAllPassed(run, 9);
+      expectAllPassed(run, 11);
     });
   });
 });

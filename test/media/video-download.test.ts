@@ -160,6 +160,19 @@ describe.skipIf(!hasFfmpeg())('session video downloads', () => {
     expect((await fetch(await linkFor())).status).toBe(200);
   });
 
+  it('404 for a link whose file is gone (the video was replaced since)', async () => {
+    const deps = { sessions: t.runtime.store.sessions, videos: t.runtime.store.videos, storage: t.runtime.media.storage };
+    const sessionId = owner.sessions[2]!.sessionId;
+    await importVideo(deps, { sessionId, file: await makeVideo(dir, 'first.mp4', { seconds: 1 }) }, storeActor);
+    const old = await linkFor(sessionId);
+    expect((await fetch(old, { method: 'HEAD' })).status).toBe(200);
+    await importVideo(deps, { sessionId, file: await makeVideo(dir, 'second.mp4', { seconds: 1, size: '160x120' }) }, storeActor);
+    const res = await fetch(old);
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { detail: string }).detail).toBe('This file no longer exists; ask the API for a new link.');
+    expect((await fetch(await linkFor(sessionId))).status).toBe(200);
+  });
+
   it('404, the same answer, for a session without video, an unknown one, and one of another team', async () => {
     const bodies = [];
     for (const sessionId of [owner.sessions[1]!.sessionId, randomUUID(), stranger.sessions[0]!.sessionId]) {

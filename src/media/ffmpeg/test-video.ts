@@ -7,6 +7,8 @@ export interface TestVideoOptions {
   audio?: boolean;
   /** A second video stream marked "camera" (a separate webcam recording). */
   camera?: boolean;
+  /** Container tags (e.g. camera_region=x,y,w,h of a composite recording). */
+  tags?: Record<string, string>;
 }
 
 /**
@@ -23,7 +25,8 @@ export async function generateTestVideo(out: string, options: TestVideoOptions =
   args.push('-map', '0:v');
   if (options.audio !== false) args.push('-map', '1:a', '-c:a', 'aac', '-b:a', '64k');
   if (options.camera) args.push('-map', `${cameraInput}:v`, '-metadata:s:v:1', 'handler_name=camera', '-metadata:s:v:0', 'handler_name=screen');
+  for (const [name, value] of Object.entries(options.tags ?? {})) args.push('-metadata', `${name}=${value}`);
   // Baseline-friendly H.264 in yuv420p with the index up front: plays and seeks in every browser.
-  args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', out);
+  args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', options.tags ? '+faststart+use_metadata_tags' : '+faststart', out);
   await runTool(FFMPEG, args, 60_000);
 }

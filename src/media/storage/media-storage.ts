@@ -95,3 +95,9 @@ export function contentTypeOfKey(key: string): string {
   const extension = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
   return CONTENT_TYPES[extension] ?? 'application/octet-stream';
 }
+
+/** RFC 6266 attachment with an RFC 8187 UTF-8 name and an ASCII fallback. */
+export function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}

@@ -18,6 +18,7 @@ import type { Clock } from '../../clock.js';
 import type { MediaConfig } from '../../config.js';
 import {
   assertMediaKey,
+  contentDisposition,
   MediaNotFoundError,
   type ByteRange,
   type MediaObject,
@@ -213,10 +214,4 @@ async function* partsOf(body: Readable): AsyncGenerator<Buffer> {
     }
   }
   if (length > 0) yield Buffer.concat(pending, length);
-}
-
-/** RFC 6266 attachment with an RFC 8187 UTF-8 name and an ASCII fallback. */
-export function contentDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

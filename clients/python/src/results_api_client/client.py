@@ -221,6 +221,16 @@ class ResultsClient:
         require_pandas()
         return sessions_to_dataframe(self.session_results(test_id, page_size=page_size, timeout=timeout))
 
+    def video_download_url(self, session_id: str, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """A link to download the session's video: ``videoUrl`` (GET it without a token; Range
+        requests work), ``sessionId``, ``expiresAt`` (ISO 8601, one hour after it was issued). A
+        session without a video, or outside the caller's workspaces, is a 404 ResultsApiError."""
+        url = f"{self._base_url}/api/v2/sessionResults/{quote(session_id, safe='')}/videoDownloadUrl"
+        body = self._get(url, self._transport.scope(timeout))
+        if not isinstance(body, dict) or not isinstance(body.get("videoUrl"), str) or not isinstance(body.get("expiresAt"), str):
+            raise _unexpected_body(url, "not a video download link")
+        return body
+
     def workspaces(self, *, timeout: Optional[float] = None) -> List[Dict[str, Any]]:
         """The workspaces where the caller's email is a team member (Legacy v1: ``id``, ``name``, ``uuid``)."""
         url = f"{self._base_url}{LEGACY_BASE}/workspaces"

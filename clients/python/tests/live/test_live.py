@@ -8,6 +8,7 @@ test/client/python-client.test.ts starts the server, seeds it and runs this suit
 - RESULTS_API_LIVE_SERVER_ID: the custom authorization server's id (form B)
 - RESULTS_API_LIVE_WORKSPACE_ID, RESULTS_API_LIVE_TEST_ID: a workspace of the user and its test
 - RESULTS_API_LIVE_SESSIONS: the test's sessions as JSON, in the order the API returns them
+- RESULTS_API_LIVE_VIDEO_SESSION (optional): a session of the test that has a video
 """
 
 import json
@@ -127,6 +128,21 @@ class LiveTest(unittest.TestCase):
         err = caught.exception
         self.assertEqual((err.status, err.method, err.oauth.error), (401, "POST", "invalid_client"))
         self.assertNotIn("not-the-secret", str(err))
+
+    @unittest.skipUnless(os.environ.get("RESULTS_API_LIVE_VIDEO_SESSION"), "no session with a video given")
+    def test_a_video_download_link_in_both_forms(self):
+        session_id = os.environ["RESULTS_API_LIVE_VIDEO_SESSION"]
+        for form in ("A", "B"):
+            link = self.client(form).video_download_url(session_id)
+            self.assertEqual(link["sessionId"], session_id)
+            self.assertIn(f"/media/videos/{session_id}/", link["videoUrl"])
+            self.assertRegex(link["expiresAt"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")
+
+    def test_a_session_without_a_video_is_not_found(self):
+        with self.assertRaises(ResultsApiError) as caught:
+            self.client("B").video_download_url(str(uuid.uuid4()))
+        self.assertEqual(caught.exception.status, 404)
+        self.assertEqual(caught.exception.problem.detail, "Video not found")
 
     def test_a_bad_test_id_is_a_problem_naming_it(self):
         with self.assertRaises(ResultsApiError) as caught:
