@@ -5,6 +5,7 @@ import type { Runtime } from '../runtime.js';
 import { emailKey } from '../store/email.js';
 import type { Actor, SessionInput, TestPlan } from '../store/store.js';
 import { seedDemoVideo } from '../media/demo-video.js';
+import { seedDemoClipAndReel } from '../clips/demo-clips.js';
 import { withRuntime } from './context.js';
 import { SECRET_SHOWN_ONCE, secretLines } from './credentials.js';
 import { emit, JSON_FLAG, JSON_FLAG_HELP, type OutputOptions } from './output.js';
@@ -124,6 +125,7 @@ async function seedDemo(rt: Runtime, by: Actor): Promise<DemoResult> {
     ));
   await store.sessions.importSessions(test.id, demoSessions(), by);
   if (!(await seedDemoVideo(rt, demoVideoSessionId(), by))) process.stderr.write('warning: ffmpeg is not installed, so the demo session has no video (apt-get install ffmpeg)\n');
+  await seedDemoClipAndReel(rt, demoVideoSessionId(), by);
 
   // The secret of an earlier run is not stored anywhere, so the only way to print one that
   // works is to replace the credential.

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { demoVideoSessionId } from '../../src/cli/demo.js';
+import { seedDemoClipAndReel } from '../../src/clips/demo-clips.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { hasFfmpeg } from '../helpers/videos.js';
@@ -106,6 +107,14 @@ describe('results-api demo', () => {
     expect(sessions.filter((s) => s.audienceId === null).length).toBeGreaterThan(0);
     expect(new Set(sessions.map((s) => s.audienceId)).size).toBeGreaterThan(2);
     expect(new Set(sessions.map((s) => s.startTime)).size).toBeLessThan(42); // a tie, ordered by sessionId
+  });
+
+  it.skipIf(!hasFfmpeg())('seeds a clip of the demo video and a highlight reel of it, once', async () => {
+    // What a second `demo` does to them (running the command again would revoke the credential the other tests use).
+    await seedDemoClipAndReel(t.runtime, demoVideoSessionId(), { actor: 'test' });
+    const clips = await t.runtime.store.clips.listClips(demoVideoSessionId());
+    expect(clips).toMatchObject([{ startMs: 0, endMs: 3000, status: 'GENERATING' }]);
+    expect(await t.runtime.store.reels.listReels(demo.testId)).toMatchObject([{ clipIds: [clips[0]!.id] }]);
   });
 
   it.skipIf(!hasFfmpeg())('seeds a short generated video for one session, which the API links to', async () => {

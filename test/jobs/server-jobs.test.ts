@@ -27,7 +27,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const by = { actor: 'test' };
 
-async function until(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
+async function until(what: string, check: () => Promise<boolean>, ms = 150_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms`);
@@ -56,7 +56,7 @@ describe('jobs in a server process (SQLite)', () => {
 
   const cli = (args: string[]) => runCli(args, { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', METRICS_PORT: '0', ...env }, work);
 
-  it('clips create checks its arguments, then a server cuts the clip; jobs list shows the job', async () => {
+  it('clips create checks its arguments, then a server cuts the clip; jobs list shows the job', { timeout: 180_000 }, async () => {
     const s = await seed(runtime, { sessions: 1 });
     const sessionId = s.sessions[0]!.sessionId;
     await attachVideo(runtime, sessionId, shortVideo);
@@ -93,7 +93,7 @@ describe('jobs in a server process (SQLite)', () => {
     await server.stop();
   });
 
-  it('reels create checks its arguments; a server makes the reel', async () => {
+  it('reels create checks its arguments; a server makes the reel', { timeout: 180_000 }, async () => {
     const s = await seed(runtime, { sessions: 1 });
     const sessionId = s.sessions[0]!.sessionId;
     await attachVideo(runtime, sessionId, shortVideo);
