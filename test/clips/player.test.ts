@@ -16,6 +16,10 @@ import { freePort } from '../helpers/net.js';
 import { seed, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { authHeaders, mintToken } from '../helpers/tokens.js';
+import { hasFfmpeg } from '../helpers/videos.js';
+
+/** Real ffmpeg: without it these suites skip with a warning, and fail in CI. */
+const haveFfmpeg = hasFfmpeg();
 
 /** Debian's `chromium` package; .ci/run installs it when missing. */
 const CHROMIUM = '/usr/bin/chromium';
@@ -27,7 +31,7 @@ if (!haveChromium && !IN_CI) console.warn(`\n⚠ SKIPPED test/clips/player.test.
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const by = { actor: 'test' };
 
-describe.skipIf(!haveChromium && !IN_CI)('the embeddable player in headless Chromium', { timeout: 120_000 }, () => {
+describe.skipIf((!haveChromium && !IN_CI) || !haveFfmpeg)('the embeddable player in headless Chromium', { timeout: 120_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'results-api-player-'));
   let t: TestApp;
   let runner: JobRunner;
