@@ -6,6 +6,7 @@ import { openPostgresStore } from '../../../test/helpers/stores.js';
 import type { Announce } from '../database.js';
 import { StoreConflictError } from '../conflicts.js';
 import type { Store } from '../open-store.js';
+import { describeClipsContract } from '../clips.contract.js';
 import { describeJobsContract } from '../jobs.contract.js';
 import { describeStoreContract } from '../store.contract.js';
 import { describeVideoContract } from '../videos.contract.js';
@@ -32,6 +33,7 @@ await describeIfPostgres('PostgreSQL store', (url) => {
   describeStoreContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
   describeVideoContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
   describeJobsContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
+  describeClipsContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
 
   const by = { actor: 'test' };
 

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../../test/helpers/stores.js';
 import { ManualClock } from '../../clock.js';
+import { describeClipsContract } from '../clips.contract.js';
 import { describeJobsContract } from '../jobs.contract.js';
 import { describeStoreContract } from '../store.contract.js';
 import { describeVideoContract } from '../videos.contract.js';
@@ -18,6 +19,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describeStoreContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 describeVideoContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 describeJobsContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
+describeClipsContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 
 describe('SQLite migration 2', () => {
   it('counts the sessions a version-1 database already holds, per test and status', async () => {
