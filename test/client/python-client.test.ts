@@ -112,6 +112,8 @@ describe.skipIf(missing !== undefined && !IN_CI)('the Python client', { timeout:
   describe('against the real server', () => {
     let t: TestApp;
     let s: Seeded;
+    let clip: { id: string };
+    let reel: { id: string };
 
     beforeAll(async () => {
       t = await startTestApp();
@@ -120,6 +122,8 @@ describe.skipIf(missing !== undefined && !IN_CI)('the Python client', { timeout:
       try {
         const video = await makeVideo(videos, 'session.mp4', { seconds: 1 });
         await importVideo({ ...t.runtime.store, storage: t.runtime.media.storage }, { sessionId: s.sessions[0]!.sessionId, file: video }, storeActor);
+        clip = await t.runtime.store.clips.createClip({ sessionId: s.sessions[0]!.sessionId, startMs: 0, endMs: 500, name: 'Python' }, storeActor);
+        reel = await t.runtime.store.reels.createReel({ testId: s.testId, name: 'Python reel', clipIds: [clip.id] }, storeActor);
       } finally {
         rmSync(videos, { recursive: true, force: true });
       }
@@ -136,8 +140,10 @@ describe.skipIf(missing !== undefined && !IN_CI)('the Python client', { timeout:
         RESULTS_API_LIVE_TEST_ID: s.testId,
         RESULTS_API_LIVE_SESSIONS: JSON.stringify(s.sessions.map(rendered)),
         RESULTS_API_LIVE_VIDEO_SESSION: s.sessions[0]!.sessionId,
+        RESULTS_API_LIVE_CLIP: clip.id,
+        RESULTS_API_LIVE_REEL: reel.id,
       });
-      expectAllPassed(run, 11);
+      expectAllPassed(run, 12);
     });
   });
 });
