@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import math
+import re
 import time
-from typing import Any, Callable, Dict, Iterator, List, Optional
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, Callable, Deque, Dict, Iterator, List, NamedTuple, Optional, Tuple
 from urllib.parse import quote, urlencode, urlsplit
 
 import requests
@@ -32,6 +35,24 @@ _PAGE_PARAMS = {"limit": "limit", "offset": "offset", "rows_per_page": "rowsPerP
 
 SessionResult = Dict[str, Any]
 SessionResultsPage = Dict[str, Any]
+#: What one session contains (GET /api/v3/sessionResults/{sessionId}).
+SessionDetails = Dict[str, Any]
+#: The QXscores of a test (GET /api/v2/testResults/{testId}/qxScores).
+QxScores = Dict[str, Any]
+
+#: Details requests :meth:`ResultsClient.sessions_with_details` keeps in flight by default, and at most.
+DEFAULT_DETAILS_CONCURRENCY = 4
+MAX_DETAILS_CONCURRENCY = 16
+
+#: A WebVTT file starts with "WEBVTT" (after an optional byte order mark), then a space, tab or line end.
+_WEBVTT_HEADER = re.compile(r"\A\ufeff?WEBVTT(?=[ \t\r\n]|\Z)")
+
+
+class SessionWithDetails(NamedTuple):
+    """A session of the listing with what it contains; unpacks as ``session, details``."""
+
+    session: SessionResult
+    details: SessionDetails
 
 
 #: The Legacy (v1) family, as the real service serves it.
@@ -256,15 +277,100 @@ class ResultsClient:
                 return studies
             studies.extend(page)
 
-    def _get(self, url: str, scope: CallScope) -> Any:
-        """An authenticated GET. A 401 means the token was refused (expired early, revoked, keys
-        rotated): drop it, mint a new one and try once more. A second 401 is not the token's
-        age and is raised."""
+    def transcript(self, session_id: str, *, timeout: Optional[float] = None) -> str:
+        """A session's transcript, as WebVTT text (save it as a ``.vtt`` file, UTF-8).
+
+        A session without a transcript, an unknown session and one outside the caller's
+        workspaces are the same :class:`ResultsApiError` with status 404, as the API does not
+        tell them apart.
+
+        >>> with open(f"{session_id}.vtt", "w", encoding="utf-8") as out:
+        ...     out.write(client.transcript(session_id))
+        """
+        url = f"{self._base_url}{FORMS[self.form]['sessions_path']}/{quote(session_id, safe='')}/transcript"
+        text = self._get(url, self._transport.scope(timeout), "text")
+        if not _WEBVTT_HEADER.match(text):
+            raise _unexpected_body(url, "not a WebVTT transcript")
+        return text
+
+    def session_details(self, session_id: str, *, timeout: Optional[float] = None) -> SessionDetails:
+        """What one session contains (v3): ``sessionId``, ``audienceId``, ``testPlanId``,
+        ``sessionParticipant`` (its demographics), ``taskGroups`` and ``tasks`` with their
+        responses. An unknown session, or one outside the caller's workspaces, is a 404
+        :class:`ResultsApiError`."""
+        url = f"{self._base_url}/api/v3/sessionResults/{quote(session_id, safe='')}"
+        body = self._get(url, self._transport.scope(timeout))
+        if not isinstance(body, dict) or not isinstance(body.get("tasks"), list) or not isinstance(body.get("taskGroups"), list):
+            raise _unexpected_body(url, "not session details")
+        return body
+
+    def qx_scores(self, test_id: str, *, timeout: Optional[float] = None) -> QxScores:
+        """The QXscores of a test, computed by the service from its completed sessions' answers:
+        ``testId``, ``qxScores`` (one per QX task group: ``qxScore``, ``components``, ``values``)
+        and ``meta`` (``totalQxTasks``, ``completes``)."""
+        url = f"{self._base_url}/api/v2/testResults/{quote(test_id, safe='')}/qxScores"
+        body = self._get(url, self._transport.scope(timeout))
+        meta = body.get("meta") if isinstance(body, dict) else None
+        completes = meta.get("completes") if isinstance(meta, dict) else None
+        if not isinstance(body.get("qxScores") if isinstance(body, dict) else None, list) or not _is_number(completes):
+            raise _unexpected_body(url, "not QXscores")
+        return body
+
+    def sessions_with_details(
+        self,
+        test_id: str,
+        *,
+        concurrency: int = DEFAULT_DETAILS_CONCURRENCY,
+        page_size: int = MAX_PAGE_SIZE,
+        timeout: Optional[float] = None,
+        on_page: Optional[Callable[[Dict[str, Any]], None]] = None,
+    ) -> Iterator[SessionWithDetails]:
+        """Every session of a test (as :meth:`session_results`) with its details (as
+        :meth:`session_details`), yielded in listing order as ``(session, details)`` pairs.
+
+        Up to ``concurrency`` details requests (1 to 16, default 4) are in flight at once, on
+        threads of this generator's own pool; each is retried as every call is, so a 429 waits
+        out its ``Retry-After``. A failed request is raised when its session's turn comes.
+        Closing the generator early (``break``) cancels the requests not started yet.
+
+        >>> for session, details in client.sessions_with_details(test_id, concurrency=8):
+        ...     print(session["sessionId"], len(details["tasks"]))
+        """
+        if not isinstance(concurrency, int) or isinstance(concurrency, bool) or not 1 <= concurrency <= MAX_DETAILS_CONCURRENCY:
+            raise ValueError(
+                f"sessions_with_details: concurrency must be an integer from 1 to {MAX_DETAILS_CONCURRENCY} (got {concurrency!r})"
+            )
+        sessions = self.session_results(test_id, page_size=page_size, timeout=timeout, on_page=on_page)
+        return self._pair_with_details(sessions, concurrency, timeout)
+
+    def _pair_with_details(self, sessions: Iterator[SessionResult], concurrency: int, timeout: Optional[float]) -> Iterator[SessionWithDetails]:
+        pending: Deque[Tuple[SessionResult, "Future[SessionDetails]"]] = deque()
+        pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="results-api-details")
+        try:
+            for session in sessions:
+                pending.append((session, pool.submit(self.session_details, session["sessionId"], timeout=timeout)))
+                if len(pending) >= concurrency:
+                    done, details = pending.popleft()
+                    yield SessionWithDetails(done, details.result())
+            while pending:
+                done, details = pending.popleft()
+                yield SessionWithDetails(done, details.result())
+        finally:
+            # On an early exit, requests not yet started are dropped; those running finish unobserved.
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def _get(self, url: str, scope: CallScope, body: str = "json") -> Any:
+        """An authenticated GET of a JSON body (or, with ``"text"``, of a WebVTT one). A 401 means
+        the token was refused (expired early, revoked, keys rotated): drop it, mint a new one and
+        try once more. A second 401 is not the token's age and is raised."""
         attempt = 0
         while True:
             token = self._tokens.get()
             try:
-                return self._transport.json("GET", url, self._auth_headers(token.access_token), scope, repeatable=True)
+                headers = self._auth_headers(token.access_token)
+                if body == "text":
+                    return self._transport.text("GET", url, {**headers, "accept": "text/vtt"}, scope, repeatable=True)
+                return self._transport.json("GET", url, headers, scope, repeatable=True)
             except ResultsApiError as err:
                 if err.status != 401 or attempt > 0:
                     raise
@@ -330,6 +436,10 @@ def _is_session_results_page(body: Any) -> bool:
     pagination = meta.get("pagination") if isinstance(meta, dict) else None
     total = pagination.get("totalCount") if isinstance(pagination, dict) else None
     return isinstance(total, (int, float)) and not isinstance(total, bool) and math.isfinite(total)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _unexpected_body(url: str, reason: str, method: str = "GET") -> ResultsApiError:
