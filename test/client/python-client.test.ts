@@ -9,6 +9,9 @@ import { rendered, seed, storeActor, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { makeVideo } from '../helpers/videos.js';
 
+/** The transcript the live suite reads back, non-ASCII included: WebVTT is UTF-8. */
+const TRANSCRIPT = 'WEBVTT\n\n00:00:00.000 --> 00:00:02.500\nJe clique sur « Suivant », puis ça charge.\n';
+
 /**
  * The Python client (clients/python) as its users get it: installed with pip, offline, from
  * the repository; then its unit suite (a scripted local stub) and its live suite (this
@@ -105,8 +108,8 @@ describe.skipIf(missing !== undefined && !IN_CI)('the Python client', { timeout:
     expect(where.output.trim()).toBe(join(site, 'results_api_client', '__init__.py'));
   });
 
-  it('passes its unit suite (retries, Retry-After, timeouts, token refresh, 401 re-mint, paging, to_dataframe)', async () => {
-    expectAllPassed(await suite('unit'), 40);
+  it('passes its unit suite (retries, Retry-After, timeouts, token refresh, 401 re-mint, paging, to_dataframe, transcripts, details)', async () => {
+    expectAllPassed(await suite('unit'), 57);
   });
 
   describe('against the real server', () => {
@@ -123,6 +126,7 @@ describe.skipIf(missing !== undefined && !IN_CI)('the Python client', { timeout:
       } finally {
         rmSync(videos, { recursive: true, force: true });
       }
+      await t.runtime.store.transcripts.importTranscripts(s.testId, [{ sessionId: s.sessions[1]!.sessionId, vtt: TRANSCRIPT }], storeActor);
     });
     afterAll(() => t?.close());
 
@@ -136,8 +140,10 @@ describe.skipIf(missing !== undefined && !IN_CI)('the Python client', { timeout:
         RESULTS_API_LIVE_TEST_ID: s.testId,
         RESULTS_API_LIVE_SESSIONS: JSON.stringify(s.sessions.map(rendered)),
         RESULTS_API_LIVE_VIDEO_SESSION: s.sessions[0]!.sessionId,
+        RESULTS_API_LIVE_TRANSCRIPT_SESSION: s.sessions[1]!.sessionId,
+        RESULTS_API_LIVE_TRANSCRIPT: TRANSCRIPT,
       });
-      expectAllPassed(run, 11);
+      expectAllPassed(run, 13);
     });
   });
 });

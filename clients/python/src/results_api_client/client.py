@@ -311,8 +311,7 @@ class ResultsClient:
         url = f"{self._base_url}/api/v2/testResults/{quote(test_id, safe='')}/qxScores"
         body = self._get(url, self._transport.scope(timeout))
         meta = body.get("meta") if isinstance(body, dict) else None
-        completes = meta.get("completes") if isinstance(meta, dict) else None
-        if not isinstance(body.get("qxScores") if isinstance(body, dict) else None, list) or not _is_number(completes):
+        if not isinstance(meta, dict) or not isinstance(body.get("qxScores"), list) or not _is_number(meta.get("completes")):
             raise _unexpected_body(url, "not QXscores")
         return body
 

@@ -9,6 +9,8 @@ test/client/python-client.test.ts starts the server, seeds it and runs this suit
 - RESULTS_API_LIVE_WORKSPACE_ID, RESULTS_API_LIVE_TEST_ID: a workspace of the user and its test
 - RESULTS_API_LIVE_SESSIONS: the test's sessions as JSON, in the order the API returns them
 - RESULTS_API_LIVE_VIDEO_SESSION (optional): a session of the test that has a video
+- RESULTS_API_LIVE_TRANSCRIPT_SESSION, RESULTS_API_LIVE_TRANSCRIPT (optional): a session of the
+  test that has a transcript, and that transcript (every other session of the test has none)
 """
 
 import json
@@ -143,6 +145,30 @@ class LiveTest(unittest.TestCase):
             self.client("B").video_download_url(str(uuid.uuid4()))
         self.assertEqual(caught.exception.status, 404)
         self.assertEqual(caught.exception.problem.detail, "Video not found")
+
+    @unittest.skipUnless(os.environ.get("RESULTS_API_LIVE_TRANSCRIPT_SESSION"), "no session with a transcript given")
+    def test_a_transcript_in_both_forms(self):
+        session_id = os.environ["RESULTS_API_LIVE_TRANSCRIPT_SESSION"]
+        for form, path in (("A", "/v2/sessionResults"), ("B", "/api/v2/sessionResults")):
+            with self.subTest(form=form):
+                session = RecordingSession()
+                self.addCleanup(session.close)
+                self.assertEqual(self.client(form, session=session).transcript(session_id), os.environ["RESULTS_API_LIVE_TRANSCRIPT"])
+                [api] = session.api_requests()
+                self.assertEqual(api.path_url, f"{path}/{session_id}/transcript")
+                self.assertEqual(api.headers["accept"], "text/vtt")
+
+    @unittest.skipUnless(os.environ.get("RESULTS_API_LIVE_TRANSCRIPT_SESSION"), "no session with a transcript given")
+    def test_a_session_without_a_transcript_and_an_unknown_one_are_not_found(self):
+        transcribed = os.environ["RESULTS_API_LIVE_TRANSCRIPT_SESSION"]
+        silent = next(s["sessionId"] for s in self.sessions if s["sessionId"] != transcribed)
+        for form in ("A", "B"):
+            for session_id in (silent, str(uuid.uuid4())):
+                with self.subTest(form=form, session_id=session_id):
+                    with self.assertRaises(ResultsApiError) as caught:
+                        self.client(form).transcript(session_id)
+                    self.assertEqual(caught.exception.status, 404)
+                    self.assertEqual(caught.exception.problem.detail, "Transcript not found")
 
     def test_a_bad_test_id_is_a_problem_naming_it(self):
         with self.assertRaises(ResultsApiError) as caught:
