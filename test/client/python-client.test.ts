@@ -143,7 +143,7 @@ describe.skipIf(missing !== undefined && !IN_CI)('the Python client', { timeout:
         RESULTS_API_LIVE_TRANSCRIPT_SESSION: s.sessions[1]!.sessionId,
         RESULTS_API_LIVE_TRANSCRIPT: TRANSCRIPT,
       });
-      expectAllPassed(run, 13);
+      expectAllPassed(run, 15);
     });
   });
 });

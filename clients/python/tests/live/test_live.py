@@ -73,6 +73,29 @@ class LiveTest(unittest.TestCase):
                 self.assertEqual(len(session.api_requests()), -(-len(self.sessions) // 7))
                 self.assertEqual(len(session.token_requests()), 1)
 
+    def test_a_test_past_the_offset_bound_is_read_by_cursor_in_the_same_order_and_shape(self):
+        completed = [s for s in self.sessions if s["status"] == "COMPLETE"]
+        self.assertGreater(len(completed), 5)
+        for form in ("A", "B"):
+            with self.subTest(form=form):
+                session = RecordingSession()
+                self.addCleanup(session.close)
+                pages = []
+                listed = list(self.client(form, session=session).session_results(ENV["TEST_ID"], page_size=5, offset_bound=5, on_page=pages.append))
+                self.assertEqual(listed, completed)
+                self.assertEqual({p["via"] for p in pages}, {"cursor"})
+                cursor_paths = {r.path_url.split("?")[0] for r in session.api_requests()[1:]}
+                self.assertEqual(cursor_paths, {f"/usertesting/api/v1/studies/{ENV['TEST_ID']}/completed-sessions"})
+
+    def test_one_page_of_completed_sessions_then_the_next_after_its_cursor(self):
+        client = self.client("B")
+        first = client.completed_sessions(ENV["TEST_ID"])
+        completed = [s["sessionId"] for s in self.sessions if s["status"] == "COMPLETE"]
+        self.assertEqual(first["completedSessionCount"], len(completed))
+        self.assertEqual([s["sessionUuid"] for s in first["sessions"]], completed[: len(first["sessions"])])
+        rest = client.completed_sessions(ENV["TEST_ID"], after=first["sessions"][-1]["cursor"])
+        self.assertEqual([s["sessionUuid"] for s in rest["sessions"]], completed[len(first["sessions"]) : len(first["sessions"]) + len(rest["sessions"])])
+
     def test_one_page_in_each_form(self):
         a = self.client("A").list_session_results(ENV["TEST_ID"], limit=5, offset=3)
         self.assertEqual(a["sessions"], self.sessions[3:8])
