@@ -26,6 +26,7 @@ import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath, URL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { layoutOf, singleTestLayout } from './lib/data.mjs';
+import { runDetails } from './lib/details-scenario.mjs';
 import { runExport } from './lib/export-scenario.mjs';
 import { runImport } from './lib/import-scenario.mjs';
 import { runVideoDownload } from './lib/video-scenario.mjs';
@@ -59,6 +60,8 @@ const PROFILES = {
     videoRuns: 3,
     exportSessions: 1_000_000,
     exportTimeoutSeconds: 600,
+    detailsSessions: 10_000,
+    detailsGrowFactor: 10,
     watchdogSeconds: 45 * 60,
   },
   smoke: {
@@ -80,6 +83,8 @@ const PROFILES = {
     // Beyond the offset bound even counting COMPLETE sessions only (10,800 of them), so the cursor path runs.
     exportSessions: 14_400,
     exportTimeoutSeconds: 60,
+    detailsSessions: 300,
+    detailsGrowFactor: 3,
     watchdogSeconds: 3 * 60,
   },
 };
@@ -87,7 +92,7 @@ const PROFILES = {
 const USAGE = `usage: node bench/run.mjs [options]
   --smoke          tiny data, 1 s runs, no warm-up: proves the harness works (~30 s)
   --out DIR        where the JSON goes (default bench/results, bench/results/smoke with --smoke)
-  --only ID,ID     only these scenarios (e.g. list.offset10k, import.sessions, export.sessions, video.download); writes *-partial.json
+  --only ID,ID     only these scenarios (e.g. list.offset10k, import.sessions, export.sessions, video.download, details.fetch); writes *-partial.json
   --cpu-prof       profile the SQLite server (node --cpu-prof) and print where its time went
   --duration S     seconds per measured run (default 10)
   --log-level L    the servers' LOG_LEVEL (default warn)
@@ -293,6 +298,7 @@ async function main() {
     data: {},
     import: null,
     export: null,
+    details: null,
     scenarios: {},
   };
 
@@ -351,6 +357,23 @@ async function main() {
       });
     }
     report.data = data;
+
+    // Session details and QXscores of a test of detailed sessions, on a server of its own.
+    if (wanted('details.fetch')) {
+      report.details = await runDetails({
+        dist,
+        cli: CLI,
+        cwd: ROOT,
+        work,
+        sessions: p.detailsSessions,
+        growFactor: p.detailsGrowFactor,
+        connections: p.connections,
+        seconds: p.seconds,
+        logLevel: opts.logLevel,
+        log,
+        credential: targets.credential,
+      });
+    }
 
     const catalog = scenarioCatalog(p, targets).filter((s) => wanted(s.id));
     const servers = await startAll({ catalog, targets, opts, work, profileDir });

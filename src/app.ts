@@ -20,6 +20,7 @@ import type { AuthorizationServers } from './oauth/authorization-servers.js';
 import type { SecretHasher } from './oauth/client-secrets.js';
 import { registerAuthorizationServers } from './oauth/routes.js';
 import type { KeyRing } from './oauth/signing-keys.js';
+import { registerDetailsRoutes } from './details/routes.js';
 import { registerLegacyRoutes } from './legacy/routes.js';
 import { registerResultsRoutes } from './results/routes.js';
 import { registerTranscriptRoutes } from './transcripts/routes.js';
@@ -111,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerApiGuard(api, { ...deps, rateLimit: deps.config.rateLimit });
     registerResultsRoutes(api, deps);
     registerLegacyRoutes(api, deps);
+    registerDetailsRoutes(api, deps);
     registerTranscriptRoutes(api, { reads: deps.reads, transcripts: deps.store.transcripts });
     registerVideoDownloadUrl(api, { ...deps, media });
   });

@@ -162,6 +162,18 @@ function seedLine(name, d) {
   );
 }
 
+/** The details-fetch scenario (bench/lib/details-scenario.mjs): its own table. */
+function detailsLines({ data, scenarios }) {
+  return [
+    `session details: a ${num(data.sessions)}-session test, ${data.tasksPerSession} tasks a session, ${num(data.detailsBodyBytes)} bytes a body; grown to ${num(data.grownTo)} detailed sessions`,
+    ...markdownTable(
+      ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'non-2xx'],
+      Object.entries(scenarios).map(([id, s]) => [id, num(s.reqPerSec), num(s.p50Ms, 1), num(s.p99Ms, 1), s.serverCpuUsPerReq === null ? '-' : num(s.serverCpuUsPerReq), num(s.non2xx)]),
+      [false, true, true, true, true, true],
+    ),
+  ];
+}
+
 /** The tables a run prints, in markdown so they paste into docs as they are. */
 export function formatTables(report) {
   const m = report.machine;
@@ -180,6 +192,7 @@ export function formatTables(report) {
   if (report.videoDownload) lines.push(videoDownloadLine(report.videoDownload));
   for (const [store, e] of Object.entries(report.export ?? {})) lines.push(exportLine(store, e));
   for (const [name, d] of Object.entries(report.data)) lines.push(seedLine(name, d));
+  if (report.details) lines.push('', ...detailsLines(report.details));
   const ratioRows = report.ratios.map((r) => [
     r.title,
     r.value === null ? '-' : num(r.value, r.target >= 100 ? 0 : 3),

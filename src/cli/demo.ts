@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Command } from 'commander';
+import { DEMO_DETAIL_GROUPS, DEMO_DETAIL_TASKS, withDemoDetails } from '../details/demo-details.js';
 import { generateClientId, generateClientSecret } from '../oauth/client-secrets.js';
 import type { Runtime } from '../runtime.js';
 import { emailKey } from '../store/email.js';
@@ -26,6 +27,7 @@ export const DEMO_TEST_PLAN: TestPlan = {
   taskGroups: [
     { id: 'demo-initial', type: 'INITIAL' },
     { id: 'demo-main', type: 'MAIN' },
+    ...DEMO_DETAIL_GROUPS,
   ],
   tasks: [
     { text: 'Open the shop and find a pair of running shoes.', taskType: 'launch_url', taskGroupId: 'demo-initial', launchUrl: 'https://shop.example.com' },
@@ -46,6 +48,8 @@ export const DEMO_TEST_PLAN: TestPlan = {
       lowerEndpoint: 'Very difficult',
       upperEndpoint: 'Very easy',
     },
+    // A QX task group and a task of every other type, answered in the sessions' details.
+    ...DEMO_DETAIL_TASKS,
   ],
 };
 
@@ -126,7 +130,9 @@ async function seedDemo(rt: Runtime, by: Actor, urls: DemoUrls): Promise<DemoRes
       },
       by,
     ));
-  await store.sessions.importSessions(test.id, demoSessions(), by);
+  // A demo seeded before details existed gets the plan its details are checked against.
+  if (test.plan?.tasks.length !== DEMO_TEST_PLAN.tasks.length) await store.directory.setTestPlan(test.id, DEMO_TEST_PLAN, by);
+  await store.sessions.importSessions(test.id, withDemoDetails(demoSessions(), DEMO_TEST_PLAN), by);
   await store.transcripts.importTranscripts(test.id, demoTranscripts(DEMO_TEST_PLAN, demoSessions()), by);
   if (!(await seedDemoVideo(rt, demoVideoSessionId(), by))) process.stderr.write('warning: ffmpeg is not installed, so the demo session has no video (apt-get install ffmpeg)\n');
 

@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { Option, type Command } from 'commander';
 import type { ResultsClient } from '@results-api/client';
+import { detailsEncoder } from '../details/details-record.js';
 import { sessionFileFormat } from '../imports/parse-session-file.js';
 import { addCredentialOptions, openResultsClient, type CredentialFlags } from './api-credentials.js';
 import { uuidArgument } from './arguments.js';
@@ -10,7 +11,7 @@ import { CliError, emit, JSON_FLAG, usageError, type OutputOptions } from './out
 import { ProgressBar } from './progress-bar.js';
 import { EXPORT_FORMATS, sessionEncoder, type ExportFormat } from './session-export-format.js';
 
-type ExportOptions = CredentialFlags & OutputOptions & { test: string; format?: ExportFormat; out?: string };
+type ExportOptions = CredentialFlags & OutputOptions & { test: string; format?: ExportFormat; out?: string; details?: boolean };
 
 /** Bytes gathered before each write: few system calls, little memory. */
 const WRITE_CHUNK = 64 * 1024;
@@ -32,6 +33,7 @@ export function registerSessionsExportCommand(sessions: Command): void {
       .requiredOption('--test <uuid>', 'the test whose sessions are exported')
       .addOption(new Option('--format <format>', 'output format (default: from the --out extension, else ndjson)').choices(EXPORT_FORMATS))
       .option('--out <file>', 'write to this file (replaced only when the export is complete) instead of stdout')
+      .option('--details', "with each session, its details (participant, task groups, answers) in the import's format")
       .option(JSON_FLAG, 'with --out: print the summary (test, sessions, file, format) as JSON on stdout'),
   ).action(async (options: ExportOptions) => {
     const testId = uuidArgument('--test', options.test);
@@ -41,7 +43,7 @@ export function registerSessionsExportCommand(sessions: Command): void {
     const format = options.format ?? (options.out !== undefined ? sessionFileFormat(options.out) : undefined) ?? 'ndjson';
     const client = await openResultsClient(options);
     const progress = process.stderr.isTTY ? new ProgressBar(process.stderr, 'exporting') : undefined;
-    const count = await exportSessions(client, testId, { format, out: options.out, progress });
+    const count = await exportSessions(client, testId, { format, out: options.out, progress, details: options.details === true });
     if (options.json) emit(options, { testId, sessions: count, out: options.out, format }, () => '');
     else if (process.stderr.isTTY) {
       process.stderr.write(`exported ${count} session${count === 1 ? '' : 's'} of test ${testId}${options.out ? ` to ${options.out}` : ''}\n`);
@@ -58,12 +60,15 @@ export async function exportSessions(
     out,
     progress,
     offsetBound,
+    details = false,
   }: {
     format: ExportFormat;
     out: string | undefined;
     progress: Pick<ProgressBar, 'update' | 'clear'> | undefined;
     /** Lowers the offset listing's bound (tests); beyond it the SDK reads by cursor. */
     offsetBound?: number;
+    /** Each session with its details (fetched a few at a time: SDK sessionsWithDetails). */
+    details?: boolean;
   },
 ): Promise<number> {
   const controller = new AbortController();
@@ -71,16 +76,20 @@ export async function exportSessions(
   process.once('SIGINT', interrupt);
   const target = out === undefined ? stdoutTarget() : await fileTarget(out);
   try {
-    const encoder = sessionEncoder(format);
-    let buffer = encoder.header;
-    let count = 0;
-    const sessions = client.sessionResults(testId, {
+    const listing = {
       signal: controller.signal,
-      onPage: ({ received, totalCount }) => progress?.update(received, totalCount),
+      onPage: ({ received, totalCount }: { received: number; totalCount: number }) => progress?.update(received, totalCount),
       ...(offsetBound === undefined ? {} : { offsetBound }),
-    });
-    for await (const session of sessions) {
-      buffer += encoder.encode(session);
+    };
+    const plain = sessionEncoder(format);
+    const withDetails = detailsEncoder(format);
+    let buffer = details ? withDetails.header : plain.header;
+    let count = 0;
+    const records: AsyncIterable<string> = details
+      ? map(client.sessionsWithDetails(testId, listing), withDetails.encode)
+      : map(client.sessionResults(testId, listing), plain.encode);
+    for await (const record of records) {
+      buffer += record;
       count++;
       if (buffer.length >= WRITE_CHUNK) {
         await target.write(buffer);
@@ -98,6 +107,10 @@ export async function exportSessions(
   } finally {
     process.off('SIGINT', interrupt);
   }
+}
+
+async function* map<T>(items: AsyncIterable<T>, encode: (item: T) => string): AsyncGenerator<string> {
+  for await (const item of items) yield encode(item);
 }
 
 interface ExportTarget {

@@ -30,7 +30,8 @@ export function registerSessionsImportCommand(sessions: Command): void {
   sessions
     .command('import')
     .description(
-      'import sessions from NDJSON or CSV (fields sessionId, audienceId, status, startTime, finishTime); ' +
+      'import sessions from NDJSON or CSV (fields sessionId, audienceId, status, startTime, finishTime, and ' +
+        'optionally details: participant, taskGroups, tasks as nested JSON, checked against the test plan); ' +
         'the whole file is checked first and any bad line means nothing is imported; ' +
         're-importing updates sessions by sessionId',
     )
@@ -47,7 +48,10 @@ export function registerSessionsImportCommand(sessions: Command): void {
       const result = await withImportStore(async (store, by) => {
         const progress = new ImportProgress(process.stderr, fileBytes);
         try {
+          // Details are checked against the test's plan (an unknown test is refused by the store).
+          const plan = (await store.directory.getTest(testId))?.plan ?? null;
           return await importSessionFile(store.sessions, testId, file, format, by, {
+            plan,
             limit: MAX_REPORTED_BAD_LINES,
             fileBytes,
             batchSize: IMPORT_BATCH,

@@ -6,6 +6,8 @@ export const TAG = {
   results: 'General Session Data',
   /** The real contract's tag for a session's transcript, videos, clips and highlight reels. */
   videoData: 'Video Data',
+  /** The real contract's tag for QXscores. */
+  qxScores: 'QXscore Data',
   legacy: 'Legacy (v1)',
   customServer: 'Authorization server (form B)',
   defaultServer: 'Authorization server default (form A)',
@@ -14,6 +16,7 @@ export const TAG = {
 
 export const TAG_DESCRIPTIONS: { name: string; description: string }[] = [
   { name: TAG.results, description: 'Results (v2): the completed sessions of a test, page by page.' },
+  { name: TAG.qxScores, description: "QXscores of a test, computed from its completed sessions' answers (docs/QXSCORE.md)." },
   {
     name: TAG.videoData,
     description:

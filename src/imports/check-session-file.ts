@@ -1,3 +1,4 @@
+import type { TestPlan } from '../store/store.js';
 import { duplicateProblem, type BadLine, type CheckedRecord, type SessionFileFormat } from './parse-session-file.js';
 import { SessionIdFilter } from './session-id-filter.js';
 import { forEachSessionRecord, type OnBytesRead } from './session-file-stream.js';
@@ -36,6 +37,8 @@ export interface CheckOptions {
   limit: number;
   /** The file's size, to size the filter. */
   fileBytes: number;
+  /** The test's plan, which each record's details are checked against. */
+  plan?: TestPlan | null;
 }
 
 /** Takes a file's records in file order (`note`), then tells what was wrong (`report`). */
@@ -80,7 +83,7 @@ export class SessionFileChecker {
     const { sessions, badLines, firstBadLines } = this;
     if (!this.anyMaybeRepeated) return { sessions, badLines, firstBadLines };
 
-    const repeats = await findRepeats(this.path, this.format, this.maybeRepeated, this.options.limit, onBytesRead);
+    const repeats = await findRepeats(this.path, this.format, this.maybeRepeated, this.options, onBytesRead);
     // A repeating line with problems of its own is one bad line, its messages joined. Such a line,
     // if among the first `limit` of all bad lines, is among the first `limit` of its own kind too.
     const messages = new Map(firstBadLines.map((b) => [b.line, b.message]));
@@ -102,7 +105,7 @@ export async function checkSessionFile(
   options: CheckOptions & { onBytesRead?: OnBytesRead },
 ): Promise<SessionFileReport> {
   const checker = new SessionFileChecker(path, format, options);
-  await forEachSessionRecord(path, format, (record) => checker.note(record), options.onBytesRead);
+  await forEachSessionRecord(path, format, (record) => checker.note(record), options.onBytesRead, options.plan ?? null);
   return checker.report(options.onBytesRead);
 }
 
@@ -120,7 +123,7 @@ async function findRepeats(
   path: string,
   format: SessionFileFormat,
   candidates: SessionIdFilter,
-  limit: number,
+  { limit, plan }: CheckOptions,
   onBytesRead: OnBytesRead | undefined,
 ): Promise<Repeats> {
   const { default: Database } = await import('better-sqlite3');
@@ -145,6 +148,7 @@ async function findRepeats(
         }
       },
       onBytesRead,
+      plan ?? null,
     );
     keep(pending);
     db.exec('CREATE INDEX lines_by_session ON lines (session_id, line)');

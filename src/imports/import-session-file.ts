@@ -1,5 +1,5 @@
 import type { SessionRepository } from '../store/sessions.js';
-import type { Actor, ImportResult, SessionInput } from '../store/store.js';
+import type { Actor, ImportResult, SessionInput, TestPlan } from '../store/store.js';
 import { BadSessionFileError, checkSessionFile, SessionFileChecker } from './check-session-file.js';
 import type { SessionFileFormat } from './parse-session-file.js';
 import { readSessionRecords } from './session-file-stream.js';
@@ -13,6 +13,8 @@ export interface ImportFileOptions {
   fileBytes: number;
   /** Sessions handed to the store at a time (at least; a chunk of the file is never split). */
   batchSize: number;
+  /** The test's plan, which each record's details are checked against. */
+  plan?: TestPlan | null;
   onProgress?: (phase: ImportPhase, bytesRead: number) => void;
 }
 
@@ -47,6 +49,7 @@ export async function importSessionFile(
         if (record.session) batch.push(record.session);
       },
       onProgress && ((bytes) => onProgress('reading', bytes)),
+      options.plan ?? null,
     );
     for await (const _chunk of chunks) {
       if (!checker.clean) batch = []; // nothing will be written: only the rest of the check matters

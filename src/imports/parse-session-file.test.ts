@@ -134,9 +134,9 @@ describe('parseSessionFile', () => {
           'startTime must be an ISO 8601 time with a timezone, e.g. 2024-11-21T12:23:52.614Z (got "yesterday")',
       },
       { line: 3, message: expect.stringMatching(/^not valid JSON \(.+\)$/) },
-      { line: 4, message: 'expected a JSON object with sessionId, audienceId, status, startTime, finishTime' },
+      { line: 4, message: 'expected a JSON object with sessionId, audienceId, status, startTime, finishTime, details' },
       { line: 5, message: 'finishTime is before startTime' },
-      { line: 6, message: 'unknown field "extra" (expected sessionId, audienceId, status, startTime, finishTime)' },
+      { line: 6, message: 'unknown field "extra" (expected sessionId, audienceId, status, startTime, finishTime, details)' },
       { line: 7, message: `sessionId ${S1} also appears on line 1` },
       {
         line: 8,
@@ -172,7 +172,7 @@ describe('parseSessionFile', () => {
         line: 3,
         message:
           'header row: column sessionId appears twice; unknown column "state"; column status is missing ' +
-          '(expected columns sessionId, audienceId, status, startTime, finishTime)',
+          '(expected columns sessionId, audienceId, status, startTime, finishTime, details)',
       },
     ]);
   });

@@ -1,4 +1,5 @@
-import type { SessionInput } from '../store/store.js';
+import { checkSessionDetails, storedDetails } from '../details/session-details.js';
+import type { SessionInput, TestPlan } from '../store/store.js';
 import { isUuid, uuidKey } from '../store/uuid.js';
 import { CsvRecordSplitter, type CsvRecord } from './csv-records.js';
 
@@ -15,7 +16,8 @@ export type SessionFileFormat = 'ndjson' | 'csv';
 
 export const SESSION_FILE_FORMATS: readonly SessionFileFormat[] = ['ndjson', 'csv'];
 
-export const SESSION_FIELDS = ['sessionId', 'audienceId', 'status', 'startTime', 'finishTime'] as const;
+/** `details` (what the session contains, as nested JSON; in CSV, a JSON text) is checked against the test's plan. */
+export const SESSION_FIELDS = ['sessionId', 'audienceId', 'status', 'startTime', 'finishTime', 'details'] as const;
 type SessionField = (typeof SESSION_FIELDS)[number];
 const REQUIRED_FIELDS: readonly SessionField[] = ['sessionId', 'status', 'startTime'];
 const FIELD_NAMES: ReadonlySet<string> = new Set(SESSION_FIELDS);
@@ -55,7 +57,7 @@ export function sessionFileFormat(fileName: string): SessionFileFormat | undefin
 }
 
 /** Checks a whole text: every bad line (duplicates included) by line number, or every session. */
-export function parseSessionFile(text: string, format: SessionFileFormat): ParsedSessionFile {
+export function parseSessionFile(text: string, format: SessionFileFormat, plan: TestPlan | null = null): ParsedSessionFile {
   const errors: BadLine[] = [];
   const sessions: SessionInput[] = [];
   const firstLineOf = new Map<string, number>();
@@ -68,7 +70,7 @@ export function parseSessionFile(text: string, format: SessionFileFormat): Parse
     }
     if (problems) errors.push({ line: record.line, message: problems.join('; ') });
     else if (record.session) sessions.push(record.session);
-  });
+  }, plan);
   reader.write(text);
   reader.end();
   errors.sort((a, b) => a.line - b.line);
@@ -97,6 +99,8 @@ export class SessionRecordReader {
   constructor(
     private readonly format: SessionFileFormat,
     private readonly onRecord: (record: CheckedRecord) => void,
+    /** The test's plan, which a record's details are checked against. */
+    private readonly plan: TestPlan | null = null,
   ) {
     this.splitter =
       format === 'csv'
@@ -158,7 +162,7 @@ export class SessionRecordReader {
         return;
       }
     }
-    this.onRecord(checkRecord(line, value as RecordValues));
+    this.onRecord(withDetails(checkRecord(line, value as RecordValues), (value as RecordValues).details, this.plan));
   }
 
   private csvRecord(record: CsvRecord): void {
@@ -182,7 +186,7 @@ export class SessionRecordReader {
     } else {
       const values: RecordValues = {};
       for (let i = 0; i < columns.length; i++) values[columns[i]!] = record.fields[i]!.trim();
-      this.onRecord(checkRecord(record.line, values));
+      this.onRecord(withDetails(checkRecord(record.line, values), values.details, this.plan));
     }
   }
 
@@ -380,6 +384,25 @@ function checkRecordFully(line: number, values: RecordValues): CheckedRecord {
     problems: undefined,
     sessionId: id,
   };
+}
+
+/**
+ * Adds a record's details (checked against the plan) to its session, or their problems to the
+ * record's. Absent, null or (CSV) empty details leave the session's stored details as they are.
+ */
+function withDetails(record: CheckedRecord, raw: unknown, plan: TestPlan | null): CheckedRecord {
+  if (isNothing(raw)) return record;
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch (err) {
+      return { ...record, session: undefined, problems: [...(record.problems ?? []), `details is not valid JSON (${(err as Error).message})`] };
+    }
+  }
+  const checked = checkSessionDetails(value, plan);
+  if ('problems' in checked) return { ...record, session: undefined, problems: [...(record.problems ?? []), ...checked.problems] };
+  return record.session ? { ...record, session: { ...record.session, details: storedDetails(checked.details) } } : record;
 }
 
 // --- times ---------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
+import type { TestPlan } from '../store/store.js';
 import { SessionRecordReader, type CheckedRecord, type SessionFileFormat } from './parse-session-file.js';
 
 /**
@@ -50,8 +51,9 @@ export async function* readSessionRecords(
   format: SessionFileFormat,
   onRecord: (record: CheckedRecord) => void,
   onBytesRead?: OnBytesRead,
+  plan: TestPlan | null = null,
 ): AsyncGenerator<void> {
-  const reader = new SessionRecordReader(format, onRecord);
+  const reader = new SessionRecordReader(format, onRecord, plan);
   for await (const text of fileText(path, onBytesRead)) {
     reader.write(text);
     if (reader.done) break;
@@ -66,8 +68,9 @@ export async function forEachSessionRecord(
   format: SessionFileFormat,
   onRecord: (record: CheckedRecord) => void,
   onBytesRead?: OnBytesRead,
+  plan: TestPlan | null = null,
 ): Promise<void> {
-  for await (const _chunk of readSessionRecords(path, format, onRecord, onBytesRead)) {
+  for await (const _chunk of readSessionRecords(path, format, onRecord, onBytesRead, plan)) {
     // Each chunk's records have gone to onRecord.
   }
 }

@@ -4,7 +4,25 @@ import { Value } from '@sinclair/typebox/value';
 import type { TestPlan } from '../store/store.js';
 
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
-const TASK_TYPES = ['blank', 'multiple_choice', 'rating_scale', 'launch_url', 'written_response', 'verbal_response', 'nps'] as const;
+export const TASK_TYPES = [
+  'blank', 'multiple_choice', 'rating_scale', 'launch_url', 'written_response', 'verbal_response', 'nps',
+  'image', 'rank_order', 'figma', 'matrix',
+] as const;
+
+/** What a task of a QX_SCORE task group measures (see docs/QXSCORE.md). */
+export const QX_MEASURES = ['task_success', 'usability', 'trust', 'appearance', 'loyalty'] as const;
+
+/** The task types each QX measure can be asked with. */
+const QX_MEASURE_TASK_TYPES: Record<(typeof QX_MEASURES)[number], readonly string[]> = {
+  task_success: ['launch_url', 'figma', 'blank'],
+  usability: ['rating_scale'],
+  trust: ['rating_scale'],
+  appearance: ['rating_scale'],
+  loyalty: ['rating_scale', 'nps'],
+};
+
+/** The task group type whose tasks make up a QXscore. */
+export const QX_SCORE_GROUP = 'QX_SCORE';
 
 /** A test plan file: what `tests create --plan` and `tests plan set` read. */
 const PlanFile = Type.Object(
@@ -17,11 +35,14 @@ const PlanFile = Type.Object(
     tasks: Type.Array(
       Type.Object(
         {
+          id: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' })),
           text: Text(5000),
           taskType: Type.Union(TASK_TYPES.map((t) => Type.Literal(t))),
           taskGroupId: Type.Optional(Text(100)),
           grouping: Type.Optional(Text(50)),
           choices: Type.Optional(Type.Array(Text(1000), { maxItems: 100 })),
+          rows: Type.Optional(Type.Array(Text(1000), { maxItems: 100 })),
+          qxMeasure: Type.Optional(Type.Union(QX_MEASURES.map((m) => Type.Literal(m)))),
           multipleAnswers: Type.Optional(Type.Boolean()),
           scaleMinimum: Type.Optional(Type.Integer({ minimum: -100, maximum: 100 })),
           scaleMaximum: Type.Optional(Type.Integer({ minimum: -100, maximum: 100 })),
@@ -66,7 +87,11 @@ export function parseTestPlan(input: unknown): TestPlan {
   // A missing field is reported as missing, not also as of the wrong type.
   const missing = new Set(errors.filter((e) => e.message === 'Expected required property').map((e) => e.path));
   const problems = errors.filter((e) => !missing.has(e.path) || e.message === 'Expected required property').map((e) => {
-    const allowed = e.path.endsWith('/taskType') ? ` (one of ${TASK_TYPES.join(', ')})` : '';
+    const allowed = e.path.endsWith('/taskType')
+      ? ` (one of ${TASK_TYPES.join(', ')})`
+      : e.path.endsWith('/qxMeasure')
+        ? ` (one of ${QX_MEASURES.join(', ')})`
+        : '';
     const unknown = e.message.startsWith('Unexpected property')
       ? 'is not a plan field'
       : e.message === 'Expected required property'
@@ -85,7 +110,26 @@ export function parseTestPlan(input: unknown): TestPlan {
     if (groupIds.has(g.id)) distinct.push(`taskGroups[${i}].id: "${g.id}" is used by an earlier group`);
     groupIds.add(g.id);
   });
+  const groupTypes = new Map(groups.map((g) => [g.id, g.type]));
+  const taskIds = new Set<string>();
   plan.tasks.forEach((task, i) => {
+    if (task.id !== undefined) {
+      if (taskIds.has(task.id.toLowerCase())) distinct.push(`tasks[${i}].id: "${task.id}" is used by an earlier task`);
+      taskIds.add(task.id.toLowerCase());
+    }
+    if (task.qxMeasure !== undefined) {
+      if (task.taskGroupId === undefined || groupTypes.get(task.taskGroupId) !== QX_SCORE_GROUP) {
+        distinct.push(`tasks[${i}].qxMeasure: only a task of a ${QX_SCORE_GROUP} task group measures a QXscore`);
+      } else if (!QX_MEASURE_TASK_TYPES[task.qxMeasure].includes(task.taskType)) {
+        distinct.push(`tasks[${i}].qxMeasure: ${task.qxMeasure} is asked with a task of type ${QX_MEASURE_TASK_TYPES[task.qxMeasure].join(' or ')}`);
+      }
+    }
+    if ((task.taskType === 'rank_order' || task.taskType === 'matrix') && !(task.choices && task.choices.length >= 2)) {
+      distinct.push(`tasks[${i}].choices: a ${task.taskType} task needs at least 2 choices`);
+    }
+    if (task.taskType === 'matrix' && !(task.rows && task.rows.length >= 1)) {
+      distinct.push(`tasks[${i}].rows: a matrix task needs at least 1 row`);
+    }
     if (task.taskGroupId !== undefined && !groupIds.has(task.taskGroupId)) {
       distinct.push(`tasks[${i}].taskGroupId: no task group has id "${task.taskGroupId}"`);
     }
@@ -97,5 +141,6 @@ export function parseTestPlan(input: unknown): TestPlan {
     }
   });
   if (distinct.length > 0) throw new BadPlanError(distinct);
-  return { id: plan.id ?? randomUUID(), shortTest: plan.shortTest ?? false, taskGroups: groups, tasks: plan.tasks };
+  const tasks = plan.tasks.map((task) => (task.id === undefined ? task : { ...task, id: task.id.toLowerCase() }));
+  return { id: plan.id ?? randomUUID(), shortTest: plan.shortTest ?? false, taskGroups: groups, tasks };
 }

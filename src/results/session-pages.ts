@@ -26,8 +26,9 @@ export class SessionPageReader {
 
   constructor(
     private readonly sessions: Pick<SessionRepository, 'listSessions' | 'listSessionKeys' | 'countSessions'>,
-    watcher: ChangeWatcher,
-    clock: Clock,
+    /** What drops these caches; other readers of session data (src/details/) share it. */
+    readonly watcher: ChangeWatcher,
+    readonly clock: Clock,
   ) {
     this.anchors = new FreshCache(watcher, clock);
     this.bodies = new FreshCache(watcher, clock, { maxSize: BODY_CACHE_BYTES, sizeOf: (body) => body.length });

@@ -7,6 +7,7 @@ import { CredentialRepository } from './credentials.js';
 import type { Announce, Database } from './database.js';
 import { DirectoryRepository } from './directory.js';
 import type { PostgresOptions } from './postgres/postgres-database.js';
+import { SessionDetailsRepository } from './session-details.js';
 import { SessionRepository, type SessionBulkWriter } from './sessions.js';
 import { SettingsRepository } from './settings.js';
 import { SigningKeyRepository } from './signing-keys.js';
@@ -22,6 +23,7 @@ export interface Store {
   readonly credentials: CredentialRepository;
   readonly directory: DirectoryRepository;
   readonly sessions: SessionRepository;
+  readonly sessionDetails: SessionDetailsRepository;
   readonly signingKeys: SigningKeyRepository;
   readonly revocations: TokenRevocationRepository;
   readonly audit: AuditLog;
@@ -62,6 +64,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions):
     credentials: new CredentialRepository(database, clock),
     directory: new DirectoryRepository(database, clock),
     sessions: new SessionRepository(database, clock, bulkWriter),
+    sessionDetails: new SessionDetailsRepository(database),
     signingKeys: new SigningKeyRepository(database, clock),
     revocations: new TokenRevocationRepository(database, clock),
     audit: new AuditLog(database, clock),

@@ -3,7 +3,8 @@ import { audit } from './audit-log.js';
 import { conflict } from './conflicts.js';
 import type { Database, Transaction } from './database.js';
 import { sessionKeyOf, sessionOf } from './rows.js';
-import type { Actor, ImportResult, Session, SessionInput, SessionKey } from './store.js';
+import { writeSessionDetails } from './session-details.js';
+import type { Actor, ImportResult, Session, SessionInput, SessionKey, StoredDetails } from './store.js';
 
 export type SessionBatches = AsyncIterable<readonly SessionInput[]> | Iterable<readonly SessionInput[]>;
 
@@ -46,11 +47,21 @@ export class SessionRepository {
     if (!(await this.db.one('SELECT 1 AS found FROM tests WHERE id = @testId', { testId }))) throw conflict.noTest(testId);
     // Every session read, by status: when all of them turn out new, the stored counts just grow by these.
     const read = new Map<string, number>();
-    return this.bulkWriter(testId, countStatuses(batches, read), (writeAll) =>
+    // Details ride along with their sessions: set aside as the writer reads the batches (the
+    // last copy of a session wins), written after the sessions in the same transaction.
+    const details = new Map<string, StoredDetails>();
+    async function* withDetailsSetAside(): AsyncGenerator<readonly SessionInput[]> {
+      for await (const batch of batches) {
+        for (const s of batch) if (s.details !== undefined) details.set(s.sessionId, s.details);
+        yield batch;
+      }
+    }
+    return this.bulkWriter(testId, countStatuses(withDetailsSetAside(), read), (writeAll) =>
       this.db.write({ topic: 'sessions', testId }, async (tx) => {
         // Locking the test serializes imports into it, which keeps session_count exact.
         if (!(await tx.one('SELECT 1 AS found FROM tests WHERE id = @testId FOR UPDATE', { testId }))) throw conflict.noTest(testId);
         const result = await writeAll(tx);
+        if (details.size > 0) await writeSessionDetails(tx, testId, details);
         if (result.inserted > 0) {
           await tx.run('UPDATE tests SET session_count = session_count + @inserted WHERE id = @testId', { testId, inserted: result.inserted });
         }

@@ -74,6 +74,8 @@ export interface TaskGroup {
 
 /** One task of a test plan; its position is its place in the plan's list (from 1). */
 export interface PlanTask {
+  /** The task's UUID; when the plan gives none, one is derived from the plan's id and the position. */
+  id?: string;
   text: string;
   /** e.g. blank, multiple_choice, rating_scale, launch_url. */
   taskType: string;
@@ -81,6 +83,10 @@ export interface PlanTask {
   taskGroupId?: string;
   grouping?: string;
   choices?: string[];
+  /** A matrix task's rows (its columns are `choices`). */
+  rows?: string[];
+  /** In a QX_SCORE task group: what this task measures (docs/QXSCORE.md). */
+  qxMeasure?: 'task_success' | 'usability' | 'trust' | 'appearance' | 'loyalty';
   multipleAnswers?: boolean;
   scaleMinimum?: number;
   scaleMaximum?: number;
@@ -132,7 +138,21 @@ export interface Session {
   finishTime: number | null;
 }
 
-export type SessionInput = Omit<Session, 'testId'>;
+/**
+ * A session to import, with what it contains when the file gives it (src/details/: checked
+ * against the test's plan before it gets here, stored as given).
+ */
+export type SessionInput = Omit<Session, 'testId'> & { details?: StoredDetails };
+
+/**
+ * A session's details as stored: the document the API serves, and the answers scores are
+ * computed from (a compact projection of the document, so a test's QXscores read a few
+ * hundred bytes per session instead of every answer).
+ */
+export interface StoredDetails {
+  document: object;
+  scoring: readonly unknown[];
+}
 
 /** A session's place in page order. */
 export interface SessionKey {

@@ -47,7 +47,11 @@ interface Report {
   export: Record<string, { sessions: number; expected: number; sessionsPerSec: number | null; exporterPeakRssMb: number; error?: string }>;
   ratios: { id: string; pass: boolean }[];
   videoDownload: { fileMb: number; oursMbPerSec: number; plainMbPerSec: number; ratio: number };
+  details: { data: { sessions: number }; scenarios: Record<string, Run> };
 }
+
+/** The details-fetch scenario's runs (bench/lib/details-scenario.mjs). */
+const DETAILS_SCENARIOS = ['details.list.offset0', 'details.cached', 'details.cold', 'details.invalidated', 'qxScores.cached', 'qxScores.cold', 'details.cold.grown'];
 
 function runHarness(out: string): Promise<{ code: number | null; output: string }> {
   // SQLite only: the smoke run proves the harness, not the PostgreSQL store.
@@ -99,6 +103,13 @@ describe('benchmark harness, smoke mode', () => {
       expect(report.videoDownload.oursMbPerSec).toBeGreaterThan(0);
       expect(report.videoDownload.plainMbPerSec).toBeGreaterThan(0);
       expect(output).toContain('video download (a ');
+      // Session details and QXscores, every answer checked to be a 200.
+      expect(report.details.data.sessions).toBe(300);
+      expect(Object.keys(report.details.scenarios)).toEqual(DETAILS_SCENARIOS);
+      for (const [id, run] of Object.entries(report.details.scenarios)) {
+        expect(run.requests, id).toBeGreaterThan(0);
+        expect(run.non2xx, id).toBe(0);
+      }
       expect(output).toContain('| ratio');
     } finally {
       rmSync(out, { recursive: true, force: true });

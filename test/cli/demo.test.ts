@@ -82,8 +82,8 @@ describe('results-api demo', () => {
       expect.objectContaining({ id: demo.testId, title: 'Demo test: checkout flow survey', productType: 'THINK_OUT_LOUD', sessionCount: 60, sessionsByStatus: { ABANDONED: 6, COMPLETE: 42, IN_PROGRESS: 6, SCREENED_OUT: 6 } }),
     ]);
     const [test] = (await cli.json(['tests', 'list', '--workspace', demo.workspaceId])) as { plan: { tasks: unknown[]; taskGroups: unknown[] } }[];
-    expect(test!.plan.tasks).toHaveLength(4);
-    expect(test!.plan.taskGroups).toHaveLength(2);
+    expect(test!.plan.tasks).toHaveLength(20);
+    expect(test!.plan.taskGroups).toHaveLength(4);
     expect(await cli.json(['members', 'list', '--workspace', demo.workspaceId])).toEqual([
       expect.objectContaining({ email: 'demo@example.com' }),
     ]);
@@ -114,6 +114,33 @@ describe('results-api demo', () => {
     expect(sessions.filter((s) => s.audienceId === null).length).toBeGreaterThan(0);
     expect(new Set(sessions.map((s) => s.audienceId)).size).toBeGreaterThan(2);
     expect(new Set(sessions.map((s) => s.startTime)).size).toBeLessThan(42); // a tie, ordered by sessionId
+  });
+
+  it('seeds details with answers of every task type, and a QX task group the QXscores are computed from', async () => {
+    const tokenRes = await mintToken(demo.authorizationServerId, 'studies:read', demo.clientId, demo.clientSecret);
+    const { access_token } = (await tokenRes.json()) as { access_token: string };
+    const headers = { authorization: `Bearer ${access_token}` };
+    const page = (await (await fetch(`${t.url}/api/v2/sessionResults?testId=${demo.testId}&limit=1`, { headers })).json()) as SessionsPage;
+    const res = await fetch(`${t.url}/api/v3/sessionResults/${page.sessions[0]!.sessionId}`, { headers });
+    expect(res.status).toBe(200);
+    const details = (await res.json()) as {
+      sessionParticipant: { demographicsInfo: unknown[] } | null;
+      taskGroups: { type: string; response: unknown }[];
+      tasks: { type: string; response: { answer: Record<string, unknown> | null } | null }[];
+    };
+    expect(details.sessionParticipant!.demographicsInfo).toHaveLength(2);
+    expect(new Set(details.tasks.map((task) => task.type))).toEqual(
+      new Set(['URL', 'BLANK', 'MULTIPLE_CHOICE', 'RATING_SCALE', 'FIGMA', 'NPS', 'IMAGE', 'RANK_ORDER', 'WRITTEN', 'MATRIX']),
+    );
+    expect(details.tasks.every((task) => task.response !== null)).toBe(true);
+    expect(details.taskGroups.map((g) => g.type)).toEqual(['UNRECOGNIZED', 'UNRECOGNIZED', 'QX_SCORE', 'BALANCED_COMPARISON']);
+    const qx = (await (await fetch(`${t.url}/api/v2/testResults/${demo.testId}/qxScores`, { headers })).json()) as {
+      qxScores: { qxScore: number | null; values: { behavioral: number[] | null } }[];
+      meta: { totalQxTasks: number; completes: number };
+    };
+    expect(qx.meta).toEqual({ totalQxTasks: 1, completes: 42 });
+    expect(qx.qxScores[0]!.qxScore).toBeGreaterThan(0);
+    expect(qx.qxScores[0]!.values.behavioral).toHaveLength(2);
   });
 
   it('seeds transcripts: the API serves one per transcribed completed session, and a 404 for the others', async () => {

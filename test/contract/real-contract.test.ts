@@ -14,6 +14,8 @@ import type { SessionInput, TestPlan } from '../../src/store/store.js';
 import { completedOnly, makeSessions, seed, seedClient, seedTest, seedWorkspace, sortNewestFirst, storeActor, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { mintToken } from '../helpers/tokens.js';
+import { DETAILS_PLAN, detailsInput, OTHER_ANSWERS, PARTICIPANT_A, PARTICIPANT_B } from '../helpers/details.js';
+import { parseSessionFile } from '../../src/imports/parse-session-file.js';
 import { liveResponse, RealContract, type LiveResponse } from './real-contract.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,6 +48,10 @@ let plannedTestId: string;
 let plannedStored: SessionInput[];
 let foreign: Seeded;
 let lonerToken: string;
+/** A test with a plan holding every task type and QX groups, and sessions with details; probed with its own budget. */
+let detailedTestId: string;
+let detailedSessionIds: string[];
+let detailsToken: string;
 /** A session of `testId` with a transcript, and one without. */
 let transcribed: SessionInput;
 let untranscribed: SessionInput;
@@ -92,6 +98,27 @@ beforeAll(async () => {
   burnerToken = await mintToken(t, await seedClient(t.runtime), 'B');
   lonerToken = await mintToken(t, await seedClient(t.runtime), 'B');
   for (const [operation, member] of Object.entries(members)) legacyTokens[operation as keyof typeof members] = await mintToken(t, member, 'B');
+
+  // In a workspace of its own (the v1 probes count the studies of the first one); the member sees both.
+  const detailsMember = await seedClient(t.runtime);
+  await t.runtime.store.directory.addMember(workspaceId, detailsMember.email, storeActor);
+  const detailsWorkspaceId = await seedWorkspace(t.runtime, [detailsMember.email]);
+  detailsToken = await mintToken(t, detailsMember, 'B');
+  detailedTestId = randomUUID();
+  await t.runtime.store.directory.createTest({ id: detailedTestId, workspaceId: detailsWorkspaceId, title: 'Checkout', productType: 'NON_THINK_OUT_LOUD', plan: DETAILS_PLAN }, storeActor);
+  detailedSessionIds = [randomUUID(), randomUUID(), randomUUID()];
+  const records = [{ ...PARTICIPANT_A, ...OTHER_ANSWERS }, { ...PARTICIPANT_B }, null].map((answers, i) =>
+    JSON.stringify({
+      sessionId: detailedSessionIds[i],
+      status: 'COMPLETE',
+      startTime: new Date(Date.UTC(2024, 10, 21, 12, i)).toISOString(),
+      finishTime: new Date(Date.UTC(2024, 10, 21, 13, i)).toISOString(),
+      ...(answers ? { details: detailsInput(answers) } : {}),
+    }),
+  );
+  const parsed = parseSessionFile(records.join('\n'), 'ndjson', DETAILS_PLAN);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+  await t.runtime.store.sessions.importSessions(detailedTestId, parsed.sessions, storeActor);
   [transcribed, untranscribed] = completedOnly(stored) as [SessionInput, SessionInput];
   await t.runtime.store.transcripts.importTranscripts(testId, [{ sessionId: transcribed!.sessionId, vtt: TRANSCRIPT }], storeActor);
   await t.runtime.store.transcripts.importTranscripts(foreignTestId, [{ sessionId: foreign.sessions[0]!.sessionId, vtt: TRANSCRIPT }], storeActor);
@@ -171,7 +198,54 @@ const NOT_PRODUCED: Record<string, Record<string, string>> = {
   'GET /usertesting/api/v1/session/{sessionUuid}': { 500: UNEXPECTED_FAULT },
 };
 
+/** Spends the burner's budget (its requests count whatever they answer), then makes the call over the limit. */
+async function overTheLimit(path: string): Promise<Response> {
+  for (let i = 0; i < RATE_LIMIT; i++) {
+    const res = await fetch(`${t.url}${path}`, { headers: bearer(burnerToken) });
+    if (res.status === 429) return res;
+    await res.arrayBuffer();
+  }
+  return fetch(`${t.url}${path}`, { headers: bearer(burnerToken) });
+}
+
+const detailsOf = (sessionId: string, headers: Record<string, string> = bearer(detailsToken)) =>
+  fetch(`${t.url}/api/v3/sessionResults/${sessionId}`, { headers });
+const qxScoresOf = (test: string, headers: Record<string, string> = bearer(detailsToken)) =>
+  fetch(`${t.url}/api/v2/testResults/${test}/qxScores`, { headers });
+
 const PROBES: Record<string, () => Probe[]> = {
+  SessionResultsV3Controller_getSessionResults: () => [
+    {
+      name: 'a session with every task type answered',
+      status: 200,
+      call: () => detailsOf(detailedSessionIds[0]!),
+      also: (r) => {
+        const body = bodyOf<{ tasks: { type: string; response: unknown }[]; taskGroups: { type: string }[] }>(r);
+        expect(body.tasks.map((task) => task.type)).toEqual(expect.arrayContaining(['BLANK', 'RATING_SCALE', 'MULTIPLE_CHOICE', 'IMAGE', 'NPS', 'URL', 'RANK_ORDER', 'WRITTEN', 'FIGMA', 'MATRIX']));
+        expect(body.tasks.every((task) => task.response !== null)).toBe(true);
+      },
+    },
+    { name: 'a session with skipped and unanswered tasks', status: 200, call: () => detailsOf(detailedSessionIds[1]!) },
+    { name: 'a session without details', status: 200, call: () => detailsOf(detailedSessionIds[2]!), also: (r) => expect(bodyOf<{ sessionParticipant: unknown }>(r).sessionParticipant).toBeNull() },
+    { name: 'a session of a test without a plan', status: 200, call: () => detailsOf(stored[0]!.sessionId) },
+    { name: 'no token', status: 401, call: () => detailsOf(detailedSessionIds[0]!, {}) },
+    { name: 'an unknown session', status: 404, call: () => detailsOf(randomUUID()) },
+    { name: "a session of another team's test", status: 404, call: () => detailsOf(foreign.sessions[0]!.sessionId) },
+    { name: 'over the rate limit', status: 429, call: () => overTheLimit(`/api/v3/sessionResults/${detailedSessionIds[0]}`) },
+  ],
+  TestResultsController_getQxScoreResponse: () => [
+    {
+      name: 'a test with QX task groups',
+      status: 200,
+      call: () => qxScoresOf(detailedTestId),
+      also: (r) => expect(bodyOf<{ meta: unknown }>(r).meta).toEqual({ totalQxTasks: 2, completes: 2 }),
+    },
+    { name: 'a test without a plan', status: 200, call: () => qxScoresOf(testId), also: (r) => expect(bodyOf<{ qxScores: unknown[] }>(r).qxScores).toEqual([]) },
+    { name: 'no token', status: 401, call: () => qxScoresOf(detailedTestId, {}) },
+    { name: 'an unknown test', status: 404, call: () => qxScoresOf(randomUUID()) },
+    { name: "another team's test", status: 404, call: () => qxScoresOf(foreignTestId) },
+    { name: 'over the rate limit', status: 429, call: () => overTheLimit(`/api/v2/testResults/${detailedTestId}/qxScores`) },
+  ],
   SessionResultsController_getSessionSummaryResults: () => [
     { name: 'defaults', status: 200, call: () => list(`testId=${testId}`), also: (r) => expect(pageOf(r).sessions).toHaveLength(25) },
     ...[0, 25, 39].map((offset) => ({
@@ -451,6 +525,11 @@ describe('our OpenAPI document names what the real one names', () => {
     const s = schema as Schema;
     const real = like as Schema;
     if (s?.allOf?.length === 1) return shape(s.allOf[0], real);
+    // A nullable model, written as anyOf [model, null] in OpenAPI 3.1 (the real document says `nullable`).
+    const anyOf = (s as { anyOf?: Schema[] } | undefined)?.anyOf?.filter((x) => x?.type !== 'null');
+    if (anyOf?.length === 1) return shape(anyOf[0], real);
+    // A choice among models (the real document's oneOf of an object type) is an object.
+    if (anyOf && anyOf.length > 1 && anyOf.every((x) => x?.$ref)) return 'object';
     if (real?.allOf?.length === 1) return shape(s, real.allOf[0]);
     if (s?.$ref) return real === undefined || real.$ref ? s.$ref : 'object';
     const type = (Array.isArray(s?.type) ? s.type.filter((x) => x !== 'null').join('|') : s?.type)?.replace('integer', 'number');

@@ -45,6 +45,22 @@ const serverPath = (document: OpenAPIV3.Document): string =>
 /** The name an operation goes by here: its real operationId, else its method and served path. */
 const operationName = (method: string, servedPath: string, operationId?: string): string => operationId ?? `${method.toUpperCase()} ${servedPath}`;
 
+/**
+ * The real documents write a nullable model as `nullable: true` beside `allOf`/`oneOf` (OpenAPI
+ * 3.0.3 reads that as "null, or the model"); ajv applies `nullable` to `type` alone and would
+ * still check null against the model. Such a schema is rewritten as `anyOf [it, null]`.
+ */
+function nullableCompositions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(nullableCompositions);
+  if (typeof value !== 'object' || value === null) return value;
+  const node = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, nullableCompositions(v)])) as Record<string, unknown>;
+  if (node.nullable === true && (node.allOf || node.oneOf)) {
+    const { nullable: _nullable, type: _type, ...model } = node;
+    return { anyOf: [model, { type: 'null' }] };
+  }
+  return node;
+}
+
 /** A response as a client received it. */
 export interface LiveResponse {
   status: number;
@@ -73,7 +89,7 @@ export class RealContract {
       const document = JSON.parse(readFileSync(fixturePath(fixture), 'utf8')) as OpenAPIV3.Document & {
         'x-results-api-not-implemented'?: { method: string; path: string; operationId?: string; issue: number }[];
       };
-      this.ajv.addSchema(document as object, fixture);
+      this.ajv.addSchema(nullableCompositions(document) as object, fixture);
       const base = serverPath(document);
       for (const [path, item] of Object.entries(document.paths)) {
         for (const method of METHODS) {

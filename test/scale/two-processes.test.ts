@@ -12,6 +12,7 @@ import { requireRedis } from '../helpers/redis.js';
 import { AuditLog } from '../../src/store/audit-log.js';
 import { CredentialRepository } from '../../src/store/credentials.js';
 import { DirectoryRepository } from '../../src/store/directory.js';
+import { SessionDetailsRepository } from '../../src/store/session-details.js';
 import { SessionRepository } from '../../src/store/sessions.js';
 import { SettingsRepository } from '../../src/store/settings.js';
 import { SigningKeyRepository } from '../../src/store/signing-keys.js';
@@ -152,6 +153,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     credentials: CredentialRepository,
     directory: DirectoryRepository,
     sessions: SessionRepository,
+    sessionDetails: SessionDetailsRepository,
     signingKeys: SigningKeyRepository,
     revocations: TokenRevocationRepository,
     audit: AuditLog,
@@ -163,7 +165,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     'credentials.findUserByEmail', 'credentials.listUsers', 'credentials.listCredentials', 'credentials.findClientForAuth',
     'credentials.findPrincipal', 'directory.listWorkspaces', 'directory.getWorkspace', 'directory.listWorkspacesForMember',
     'directory.listMembers', 'directory.isMember', 'directory.getTest', 'directory.listTests', 'directory.findVisibleTest',
-    'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'sessions.listCompletedSessions', 'sessions.findSession', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
+    'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'sessions.listCompletedSessions', 'sessions.findSession', 'sessionDetails.findDetails', 'sessionDetails.listCompletedScoring', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
     'transcripts.findTranscript',
     'videos.findVideo', 'videos.listVideos',
   ]);

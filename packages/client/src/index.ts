@@ -6,6 +6,16 @@
  */
 export { ResultsClient, MAX_OFFSET, MAX_PAGE_SIZE } from './results-client.js';
 export { ResultsApiError, ResultsNetworkError } from './errors.js';
+export type {
+  DemographicInfo,
+  QxScores,
+  SessionDetails,
+  SessionsWithDetailsOptions,
+  SessionWithDetails,
+  TaskAnswer,
+  TaskGroupItem,
+  TaskItem,
+} from './session-details.js';
 export type { ProblemDetails, OAuthErrorDetails, LegacyErrorDetails, ResultsApiErrorInit } from './errors.js';
 export type {
   AccessTokenInfo,

@@ -1,4 +1,5 @@
 import { ResultsApiError } from './errors.js';
+import { pairWithDetails, type QxScores, type SessionDetails, type SessionsWithDetailsOptions, type SessionWithDetails } from './session-details.js';
 import { DEFAULT_RETRY_POLICY, sleep as defaultSleep } from './retry.js';
 import { TokenCache } from './token-cache.js';
 import { Transport, type CallScope } from './transport.js';
@@ -246,6 +247,35 @@ export class ResultsClient {
       if (body.length === 0) return studies;
       studies.push(...(body as WorkspaceStudy[]));
     }
+  }
+
+  /** What one session contains (v3): its participant, task groups and tasks with their responses. */
+  async sessionDetails(sessionId: string, options?: CallOptions): Promise<SessionDetails> {
+    const url = `${this.baseUrl}/api/v3/sessionResults/${encodeURIComponent(sessionId)}`;
+    const body = (await this.get(url, this.transport.scope(options))) as SessionDetails | null;
+    if (!Array.isArray(body?.tasks) || !Array.isArray(body.taskGroups)) throw unexpectedBody(url, 'not session details');
+    return body;
+  }
+
+  /** The QXscores of a test, computed by the service from its completed sessions' answers. */
+  async qxScores(testId: string, options?: CallOptions): Promise<QxScores> {
+    const url = `${this.baseUrl}/api/v2/testResults/${encodeURIComponent(testId)}/qxScores`;
+    const body = (await this.get(url, this.transport.scope(options))) as QxScores | null;
+    if (!Array.isArray(body?.qxScores) || typeof body.meta?.completes !== 'number') throw unexpectedBody(url, 'not QXscores');
+    return body;
+  }
+
+  /**
+   * Every session of a test (as {@link ResultsClient.sessionResults}) with its details,
+   * fetched `concurrency` at a time (default 4) and yielded in listing order. The rate limit
+   * is honoured as on every call: a 429 waits out its Retry-After.
+   */
+  sessionsWithDetails(testId: string, options: SessionsWithDetailsOptions = {}): AsyncGenerator<SessionWithDetails, void, undefined> {
+    const call: CallOptions = {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    };
+    return pairWithDetails(this.sessionResults(testId, options), (id, o) => this.sessionDetails(id, o), options.concurrency ?? 4, call);
   }
 
   /**

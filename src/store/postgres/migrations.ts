@@ -137,6 +137,19 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
     `,
   },
   {
+    // Session details; see sqlite/migrations.ts version 4. Text, not jsonb: served as stored.
+    version: 4,
+    sql: `
+      CREATE TABLE session_details (
+        session_id TEXT COLLATE "C" PRIMARY KEY,
+        test_id TEXT COLLATE "C" NOT NULL REFERENCES tests (id),
+        scoring TEXT NOT NULL,
+        details TEXT NOT NULL
+      );
+      CREATE INDEX session_details_by_test ON session_details (test_id, session_id);
+    `,
+  },
+  {
     // Session transcripts; see sqlite/migrations.ts version 5.
     version: 5,
     sql: `

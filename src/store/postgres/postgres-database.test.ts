@@ -6,6 +6,7 @@ import { openPostgresStore } from '../../../test/helpers/stores.js';
 import type { Announce } from '../database.js';
 import { StoreConflictError } from '../conflicts.js';
 import type { Store } from '../open-store.js';
+import { describeSessionDetailsContract } from '../session-details.contract.js';
 import { describeStoreContract } from '../store.contract.js';
 import { describeTranscriptContract } from '../transcripts.contract.js';
 import { describeVideoContract } from '../videos.contract.js';
@@ -30,6 +31,7 @@ await describeIfPostgres('PostgreSQL store', (url) => {
   });
 
   describeStoreContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
+  describeSessionDetailsContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
   describeTranscriptContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
   describeVideoContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
 

@@ -130,6 +130,23 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
     `,
   },
   {
+    // What each session contains (participant, answers, task-group responses): one JSON document
+    // per session, written by the session import in its transaction. No foreign key to sessions:
+    // the bulk import replaces changed session rows and may rebuild sessions_by_id meanwhile.
+    version: 4,
+    sql: `
+      CREATE TABLE session_details (
+        session_id TEXT PRIMARY KEY,
+        test_id TEXT NOT NULL REFERENCES tests (id),
+        -- Before the document: a test's scores read this column of every row without
+        -- walking the document's overflow pages.
+        scoring TEXT NOT NULL,
+        details TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX session_details_by_test ON session_details (test_id, session_id);
+    `,
+  },
+  {
     // Session transcripts (WebVTT), one per session, imported whole; sha256 lets a re-import
     // of the same text be recognized without reading the text back. No foreign key to
     // sessions: the session import replaces a changed session's row (delete, insert) and may

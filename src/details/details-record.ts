@@ -1,0 +1,42 @@
+import type { SessionDetails, SessionWithDetails } from '@results-api/client';
+import { csvRecord, CSV_COLUMNS, type ExportFormat } from '../cli/session-export-format.js';
+
+/**
+ * A session's details as API responses carry them (GET /api/v3/sessionResults), turned back
+ * into the `details` field `sessions import` reads: the answered tasks by id with their answer
+ * unwrapped from its type's key, the participant, the imported group responses. An export
+ * with `--details` is thereby a file another results-api imports as it is.
+ */
+export function importableDetails(details: SessionDetails): Record<string, unknown> {
+  return {
+    participant: details.sessionParticipant
+      ? { participantId: details.sessionParticipant.participantId, demographics: details.sessionParticipant.demographicsInfo }
+      : null,
+    taskGroups: details.taskGroups.flatMap((g) =>
+      g.type === 'BALANCED_COMPARISON' && g.response && 'sequence' in g.response ? [{ taskGroupId: g.uuid, sequence: g.response.sequence }] : [],
+    ),
+    tasks: details.tasks.flatMap((task) => {
+      const r = task.response;
+      if (!r) return [];
+      // The answer sits under the key of its type; the import takes the value itself.
+      const answer = r.answer ? (Object.values(r.answer).find((v) => v !== null && v !== undefined) ?? null) : null;
+      return [{ taskId: task.uuid, startTimeMs: r.startTimeMs, endTimeMs: r.endTimeMs, skipped: r.skipped, answer }];
+    }),
+  };
+}
+
+/** How `sessions export --details` writes each session: its summary fields, then `details`. */
+export function detailsEncoder(format: ExportFormat): { header: string; encode: (pair: SessionWithDetails) => string } {
+  const columns = [...CSV_COLUMNS, 'details'] as const;
+  if (format === 'csv') {
+    return {
+      header: csvRecord(columns),
+      encode: ({ session, details }) => csvRecord([...CSV_COLUMNS.map((c) => session[c]), JSON.stringify(importableDetails(details))]),
+    };
+  }
+  return {
+    header: '',
+    encode: ({ session: s, details }) =>
+      `${JSON.stringify({ sessionId: s.sessionId, audienceId: s.audienceId, status: s.status, startTime: s.startTime, finishTime: s.finishTime, details: importableDetails(details) })}\n`,
+  };
+}

@@ -1,0 +1,352 @@
+import { createHash } from 'node:crypto';
+import type { PlanTask, StoredDetails, TestPlan } from '../store/store.js';
+import { isUuid, uuidKey } from '../store/uuid.js';
+
+/**
+ * What a session contains beyond its summary: the participant, the answers to each task of the
+ * test's plan, and the typed responses of its task groups. Imported with the session (the
+ * `details` field of a session file's record), checked against the test's plan, stored as one
+ * JSON document per session (session_details).
+ */
+export interface SessionDetails {
+  participant: SessionParticipant | null;
+  /** Only groups whose response is imported (a BALANCED_COMPARISON's sequence); QX_SCORE responses are computed. */
+  taskGroups: TaskGroupAnswer[];
+  tasks: TaskAnswer[];
+}
+
+export interface SessionParticipant {
+  participantId: string | null;
+  demographics: Demographic[];
+}
+
+export const DEMOGRAPHIC_TYPES = ['DEMOGRAPHIC_QUESTION_TYPE_SINGLE', 'DEMOGRAPHIC_QUESTION_TYPE_MULTIPLE', 'UNRECOGNIZED'] as const;
+
+export interface Demographic {
+  id: string | null;
+  code: string | null;
+  label: string | null;
+  value: string | null;
+  type: (typeof DEMOGRAPHIC_TYPES)[number] | null;
+}
+
+export interface TaskGroupAnswer {
+  taskGroupId: string;
+  sequence: string;
+}
+
+export interface TaskAnswer {
+  /** The plan task's id (planTaskIds). */
+  taskId: string;
+  startTimeMs: number;
+  endTimeMs: number;
+  skipped: boolean;
+  /** The typed answer (its shape depends on the task's type); null when skipped or when the type has none. */
+  answer: Record<string, unknown> | null;
+}
+
+/** Plans are read once per change and kept (the access cache): their task ids are worked out once per plan. */
+const taskIdsOfPlan = new WeakMap<TestPlan, string[]>();
+
+/** Each plan task's id: its own, or one derived from the plan's id and its position (stable while the plan is). */
+export function planTaskIds(plan: TestPlan): string[] {
+  let ids = taskIdsOfPlan.get(plan);
+  if (!ids) taskIdsOfPlan.set(plan, (ids = plan.tasks.map((task, i) => task.id ?? derivedUuid(`${plan.id}:task:${i + 1}`))));
+  return ids;
+}
+
+/**
+ * One answer as scores read it: the task, whether it was skipped, and its number (a rating's
+ * or NPS `value`; 1 or 0 for a navigational task's `success`), null for any other answer.
+ */
+export type ScoringRow = [taskId: string, skipped: 0 | 1, value: number | null];
+
+/** The answers of `details` that a score can use: skipped tasks and numeric or success answers. */
+export function scoringOf(details: SessionDetails): ScoringRow[] {
+  const rows: ScoringRow[] = [];
+  for (const t of details.tasks) {
+    const a = t.answer;
+    const value = typeof a?.value === 'number' ? a.value : typeof a?.success === 'boolean' ? (a.success ? 1 : 0) : null;
+    if (t.skipped || value !== null) rows.push([t.taskId, t.skipped ? 1 : 0, value]);
+  }
+  return rows;
+}
+
+/** Details as the store keeps them: the document and its scoring projection. */
+export const storedDetails = (details: SessionDetails): StoredDetails => ({ document: details, scoring: scoringOf(details) });
+
+/** A name-based UUID (version 5 layout over SHA-1), so the same plan always names its tasks alike. */
+function derivedUuid(name: string): string {
+  const hex = createHash('sha1').update(name).digest('hex').slice(0, 32).split('');
+  hex[12] = '5';
+  hex[16] = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  const h = hex.join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** The highest scale point of a rating task (its two highest points are its "top-2 box"). */
+export const scaleOf = (task: PlanTask): { min: number; max: number } => ({ min: task.scaleMinimum ?? 1, max: task.scaleMaximum ?? 5 });
+
+const MAX_TEXT = 20_000;
+const MAX_ITEMS = 500;
+
+type Problems = string[];
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const shown = (v: unknown): string => {
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+};
+
+function onlyFields(value: Record<string, unknown>, allowed: readonly string[], where: string, problems: Problems): void {
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) problems.push(`${where}.${key} is not a field (expected ${allowed.join(', ')})`);
+  }
+}
+
+function nullableText(value: unknown, where: string, problems: Problems, max = 1000): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || value.length > max) {
+    problems.push(`${where} must be text of at most ${max} characters or null (got ${shown(value)})`);
+    return null;
+  }
+  return value;
+}
+
+/**
+ * Checks a record's `details` against the test's plan, field by field. Returns the details to
+ * store, or the problems (each naming its field, e.g. `details.tasks[2].answer.value`).
+ */
+export function checkSessionDetails(raw: unknown, plan: TestPlan | null): { details: SessionDetails } | { problems: string[] } {
+  const problems: Problems = [];
+  if (!isObject(raw)) return { problems: [`details must be a JSON object with participant, taskGroups, tasks (got ${shown(raw)})`] };
+  if (!plan) return { problems: ['details were given but the test has no plan to check them against (set one with `tests plan set`)'] };
+  onlyFields(raw, ['participant', 'taskGroups', 'tasks'], 'details', problems);
+  const participant = checkParticipant(raw.participant, problems);
+  const taskGroups = checkTaskGroups(raw.taskGroups, plan, problems);
+  const tasks = checkTasks(raw.tasks, plan, problems);
+  return problems.length > 0 ? { problems } : { details: { participant, taskGroups, tasks } };
+}
+
+function checkParticipant(raw: unknown, problems: Problems): SessionParticipant | null {
+  if (raw === undefined || raw === null) return null;
+  const where = 'details.participant';
+  if (!isObject(raw)) {
+    problems.push(`${where} must be an object with participantId, demographics (got ${shown(raw)})`);
+    return null;
+  }
+  onlyFields(raw, ['participantId', 'demographics'], where, problems);
+  let participantId: string | null = null;
+  if (raw.participantId !== undefined && raw.participantId !== null) {
+    if (typeof raw.participantId === 'string' && isUuid(raw.participantId)) participantId = uuidKey(raw.participantId);
+    else problems.push(`${where}.participantId must be a UUID or null (got ${shown(raw.participantId)})`);
+  }
+  const demographics: Demographic[] = [];
+  if (raw.demographics !== undefined) {
+    if (!Array.isArray(raw.demographics) || raw.demographics.length > MAX_ITEMS) {
+      problems.push(`${where}.demographics must be an array of at most ${MAX_ITEMS} objects`);
+    } else {
+      raw.demographics.forEach((d: unknown, i) => {
+        const at = `${where}.demographics[${i}]`;
+        if (!isObject(d)) {
+          problems.push(`${at} must be an object with id, code, label, value, type`);
+          return;
+        }
+        onlyFields(d, ['id', 'code', 'label', 'value', 'type'], at, problems);
+        let type: Demographic['type'] = null;
+        if (d.type !== undefined && d.type !== null) {
+          if ((DEMOGRAPHIC_TYPES as readonly unknown[]).includes(d.type)) type = d.type as Demographic['type'];
+          else problems.push(`${at}.type must be one of ${DEMOGRAPHIC_TYPES.join(', ')} or null (got ${shown(d.type)})`);
+        }
+        demographics.push({
+          id: nullableText(d.id, `${at}.id`, problems, 100),
+          code: nullableText(d.code, `${at}.code`, problems, 100),
+          label: nullableText(d.label, `${at}.label`, problems),
+          value: nullableText(d.value, `${at}.value`, problems),
+          type,
+        });
+      });
+    }
+  }
+  return { participantId, demographics };
+}
+
+function checkTaskGroups(raw: unknown, plan: TestPlan, problems: Problems): TaskGroupAnswer[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw) || raw.length > MAX_ITEMS) {
+    problems.push(`details.taskGroups must be an array of at most ${MAX_ITEMS} objects`);
+    return [];
+  }
+  const groups = new Map(plan.taskGroups.map((g) => [g.id, g]));
+  const seen = new Set<string>();
+  const answers: TaskGroupAnswer[] = [];
+  raw.forEach((g: unknown, i) => {
+    const at = `details.taskGroups[${i}]`;
+    if (!isObject(g)) {
+      problems.push(`${at} must be an object with taskGroupId, sequence`);
+      return;
+    }
+    onlyFields(g, ['taskGroupId', 'sequence'], at, problems);
+    const group = typeof g.taskGroupId === 'string' ? groups.get(g.taskGroupId) : undefined;
+    if (!group) {
+      problems.push(`${at}.taskGroupId: the test's plan has no task group ${shown(g.taskGroupId)}`);
+      return;
+    }
+    if (seen.has(group.id)) problems.push(`${at}.taskGroupId: task group "${group.id}" is answered twice`);
+    seen.add(group.id);
+    if (group.type !== 'BALANCED_COMPARISON') {
+      problems.push(`${at}: task group "${group.id}" (${group.type}) takes no imported response` +
+        (group.type === 'QX_SCORE' ? ' (its score is computed from the answers to its tasks)' : ''));
+      return;
+    }
+    if (typeof g.sequence !== 'string' || !/^[A-Z]{1,26}$/.test(g.sequence)) {
+      problems.push(`${at}.sequence must be the order the groups were seen in, 1-26 capital letters, e.g. "BA" (got ${shown(g.sequence)})`);
+      return;
+    }
+    answers.push({ taskGroupId: group.id, sequence: g.sequence });
+  });
+  return answers;
+}
+
+function checkTasks(raw: unknown, plan: TestPlan, problems: Problems): TaskAnswer[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw) || raw.length > MAX_ITEMS) {
+    problems.push(`details.tasks must be an array of at most ${MAX_ITEMS} objects`);
+    return [];
+  }
+  const ids = planTaskIds(plan);
+  const indexOfId = new Map(ids.map((id, i) => [id, i]));
+  const seen = new Set<number>();
+  const answers: TaskAnswer[] = [];
+  raw.forEach((t: unknown, i) => {
+    const at = `details.tasks[${i}]`;
+    if (!isObject(t)) {
+      problems.push(`${at} must be an object with taskId or position, startTimeMs, endTimeMs, skipped, answer`);
+      return;
+    }
+    onlyFields(t, ['taskId', 'position', 'startTimeMs', 'endTimeMs', 'skipped', 'answer'], at, problems);
+    let index: number | undefined;
+    if (t.taskId !== undefined && t.position !== undefined) problems.push(`${at}: give taskId or position, not both`);
+    else if (t.taskId !== undefined) {
+      index = typeof t.taskId === 'string' ? indexOfId.get(t.taskId.toLowerCase()) : undefined;
+      if (index === undefined) problems.push(`${at}.taskId: the test's plan has no task ${shown(t.taskId)}`);
+    } else if (t.position !== undefined) {
+      if (Number.isInteger(t.position) && (t.position as number) >= 1 && (t.position as number) <= plan.tasks.length) {
+        index = (t.position as number) - 1;
+      } else problems.push(`${at}.position: the test's plan has no task at position ${shown(t.position)} (it has ${plan.tasks.length})`);
+    } else problems.push(`${at}: taskId or position is missing`);
+    const start = t.startTimeMs;
+    const end = t.endTimeMs;
+    const okTime = (v: unknown) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 864_000_000;
+    if (!okTime(start)) problems.push(`${at}.startTimeMs must be whole milliseconds since the session started (got ${shown(start)})`);
+    if (!okTime(end)) problems.push(`${at}.endTimeMs must be whole milliseconds since the session started (got ${shown(end)})`);
+    if (okTime(start) && okTime(end) && (end as number) < (start as number)) problems.push(`${at}.endTimeMs is before startTimeMs`);
+    if (typeof t.skipped !== 'boolean') problems.push(`${at}.skipped must be true or false (got ${shown(t.skipped)})`);
+    if (index === undefined) return;
+    if (seen.has(index)) problems.push(`${at}: task ${index + 1} of the plan is answered twice`);
+    seen.add(index);
+    const task = plan.tasks[index]!;
+    let answer: Record<string, unknown> | null = null;
+    if (t.skipped === true) {
+      if (t.answer !== undefined && t.answer !== null) problems.push(`${at}.answer must be null for a skipped task`);
+    } else {
+      answer = checkAnswer(t.answer, task, `${at}.answer`, problems);
+    }
+    answers.push({ taskId: ids[index]!, startTimeMs: start as number, endTimeMs: end as number, skipped: t.skipped === true, answer });
+  });
+  return answers;
+}
+
+/** The answer shape each task type takes, for the messages. */
+const ANSWER_SHAPES: Record<string, string> = {
+  blank: '{} or null',
+  image: '{} or null',
+  rating_scale: '{"value": a point of the scale}',
+  nps: '{"value": 0-10}',
+  multiple_choice: '{"selected": [choices]}',
+  rank_order: '{"ranking": [every choice, in order]}',
+  launch_url: '{"success": true|false}',
+  figma: '{"success": true|false}',
+  written_response: '{"text": "..."}',
+  verbal_response: '{"text": "..."}',
+  matrix: '{"rows": {"<row>": "<choice>"}}',
+};
+
+function checkAnswer(raw: unknown, task: PlanTask, at: string, problems: Problems): Record<string, unknown> | null {
+  const type = task.taskType;
+  const expected = `a ${type} task's answer is ${ANSWER_SHAPES[type] ?? 'an object'}`;
+  if (raw === undefined || raw === null) {
+    if (type === 'blank' || type === 'image') return null;
+    problems.push(`${at} is missing (${expected}; null only when skipped)`);
+    return null;
+  }
+  if (!isObject(raw)) {
+    problems.push(`${at}: ${expected} (got ${shown(raw)})`);
+    return null;
+  }
+  const before = problems.length;
+  const bad = (field: string, why: string) => problems.push(`${at}.${field} ${why} (${expected})`);
+  switch (type) {
+    case 'blank':
+    case 'image':
+      onlyFields(raw, [], at, problems);
+      return problems.length > before ? null : {};
+    case 'rating_scale':
+    case 'nps': {
+      onlyFields(raw, ['value'], at, problems);
+      const { min, max } = type === 'nps' ? { min: 0, max: 10 } : scaleOf(task);
+      if (!Number.isInteger(raw.value) || (raw.value as number) < min || (raw.value as number) > max) {
+        bad('value', `must be a whole number from ${min} to ${max} (got ${shown(raw.value)})`);
+      }
+      return problems.length > before ? null : { value: raw.value };
+    }
+    case 'multiple_choice': {
+      onlyFields(raw, ['selected'], at, problems);
+      const choices = task.choices ?? [];
+      const selected = raw.selected;
+      if (!Array.isArray(selected) || selected.length === 0) bad('selected', 'must be a non-empty array of the choices');
+      else {
+        if (selected.length > 1 && !task.multipleAnswers) bad('selected', 'holds one choice: the task takes a single answer');
+        selected.forEach((c: unknown, i) => {
+          if (!choices.includes(c as string)) bad(`selected[${i}]`, `is not one of the task's choices (got ${shown(c)})`);
+        });
+        if (new Set(selected).size !== selected.length) bad('selected', 'names a choice twice');
+      }
+      return problems.length > before ? null : { selected };
+    }
+    case 'rank_order': {
+      onlyFields(raw, ['ranking'], at, problems);
+      const choices = task.choices ?? [];
+      const ranking = raw.ranking;
+      if (!Array.isArray(ranking) || ranking.length !== choices.length || !choices.every((c) => ranking.includes(c))) {
+        bad('ranking', `must list each of the task's ${choices.length} choices once, best first`);
+      }
+      return problems.length > before ? null : { ranking };
+    }
+    case 'launch_url':
+    case 'figma':
+      onlyFields(raw, ['success'], at, problems);
+      if (typeof raw.success !== 'boolean') bad('success', `must be true or false: whether the participant completed the task (got ${shown(raw.success)})`);
+      return problems.length > before ? null : { success: raw.success };
+    case 'written_response':
+    case 'verbal_response':
+      onlyFields(raw, ['text'], at, problems);
+      if (typeof raw.text !== 'string' || raw.text.length > MAX_TEXT) bad('text', `must be text of at most ${MAX_TEXT} characters`);
+      return problems.length > before ? null : { text: raw.text };
+    case 'matrix': {
+      onlyFields(raw, ['rows'], at, problems);
+      const rows = raw.rows;
+      if (!isObject(rows)) bad('rows', 'must be an object from row to choice');
+      else {
+        for (const [row, choice] of Object.entries(rows)) {
+          if (!(task.rows ?? []).includes(row)) bad(`rows`, `names a row the task does not have (${shown(row)})`);
+          else if (!(task.choices ?? []).includes(choice as string)) bad(`rows.${row}`, `is not one of the task's choices (got ${shown(choice)})`);
+        }
+      }
+      return problems.length > before ? null : { rows };
+    }
+    default:
+      problems.push(`${at}: tasks of type ${type} take no answer`);
+      return null;
+  }
+}

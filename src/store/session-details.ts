@@ -1,0 +1,55 @@
+import type { Database, Transaction } from './database.js';
+import { COMPLETED_STATUS } from './sessions.js';
+import type { StoredDetails } from './store.js';
+
+/** Rows per INSERT of the details writer: bounds the statement's size and parameter count. */
+const WRITE_CHUNK = 200;
+
+/**
+ * The details of each session (what it contains: src/details/), one JSON document per session.
+ * Written only by the session import, inside its transaction (writeSessionDetails), so a
+ * session and its details arrive together or not at all.
+ */
+export class SessionDetailsRepository {
+  constructor(private readonly db: Database) {}
+
+  /** The session's details as imported, or null when none were. */
+  async findDetails(sessionId: string): Promise<unknown> {
+    const r = await this.db.one<{ details: string }>('SELECT details FROM session_details WHERE session_id = @sessionId', { sessionId });
+    return r ? (JSON.parse(r.details) as unknown) : null;
+  }
+
+  /** The scoring projection of every COMPLETE session of the test that has details (what a QXscore is computed from). */
+  async listCompletedScoring(testId: string): Promise<unknown[][]> {
+    const rows = await this.db.all<{ scoring: string }>(
+      `SELECT d.scoring FROM sessions s JOIN session_details d ON d.session_id = s.session_id
+        WHERE s.test_id = @testId AND s.status = @status`,
+      { testId, status: COMPLETED_STATUS },
+    );
+    return rows.map((r) => JSON.parse(r.scoring) as unknown[]);
+  }
+}
+
+/**
+ * Upserts the details of sessions of `testId` (by sessionId; the last given wins), inside the
+ * import's transaction. Sessions given without details keep the details they have.
+ */
+export async function writeSessionDetails(tx: Transaction, testId: string, details: ReadonlyMap<string, StoredDetails>): Promise<void> {
+  const rows = [...details];
+  for (let at = 0; at < rows.length; at += WRITE_CHUNK) {
+    const chunk = rows.slice(at, at + WRITE_CHUNK);
+    const params: Record<string, unknown> = { testId };
+    const values = chunk.map(([sessionId, stored], i) => {
+      params[`s${i}`] = sessionId;
+      params[`d${i}`] = JSON.stringify(stored.document);
+      params[`q${i}`] = JSON.stringify(stored.scoring);
+      return `(@s${i}, @testId, @d${i}, @q${i})`;
+    });
+    await tx.run(
+      `INSERT INTO session_details (session_id, test_id, details, scoring) VALUES ${values.join(', ')}
+       ON CONFLICT (session_id) DO UPDATE SET details = excluded.details, scoring = excluded.scoring
+        WHERE session_details.details <> excluded.details`,
+      params,
+    );
+  }
+}
