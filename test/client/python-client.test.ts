@@ -1,13 +1,17 @@
 import { execFile, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseSessionFile } from '../../src/imports/parse-session-file.js';
 import { importVideo } from '../../src/media/import-video.js';
-import { rendered, seed, storeActor, type Seeded } from '../helpers/seed.js';
+import { DETAILS_PLAN, detailsInput, OTHER_ANSWERS, PARTICIPANT_A, PARTICIPANT_B, PARTICIPANT_C } from '../helpers/details.js';
+import { rendered, seed, seedWorkspace, storeActor, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { makeVideo } from '../helpers/videos.js';
+import { clientFor } from './helpers.js';
 
 /** The transcript the live suite reads back, non-ASCII included: WebVTT is UTF-8. */
 const TRANSCRIPT = 'WEBVTT\n\n00:00:00.000 --> 00:00:02.500\nJe clique sur « Suivant », puis ça charge.\n';
@@ -115,6 +119,10 @@ describe.skipIf(missing !== undefined && !IN_CI)('the Python client', { timeout:
   describe('against the real server', () => {
     let t: TestApp;
     let s: Seeded;
+    /** A test with a plan whose sessions carry details, in a second workspace of the same user. */
+    let detailsTestId: string;
+    /** What the TypeScript SDK answers for it, which the Python client must answer alike. */
+    let fromTypeScript: { pairs: unknown[]; qxScores: unknown };
 
     beforeAll(async () => {
       t = await startTestApp();
@@ -127,6 +135,27 @@ describe.skipIf(missing !== undefined && !IN_CI)('the Python client', { timeout:
         rmSync(videos, { recursive: true, force: true });
       }
       await t.runtime.store.transcripts.importTranscripts(s.testId, [{ sessionId: s.sessions[1]!.sessionId, vtt: TRANSCRIPT }], storeActor);
+
+      const workspaceId = await seedWorkspace(t.runtime, [s.email], 'Details');
+      detailsTestId = randomUUID();
+      await t.runtime.store.directory.createTest({ id: detailsTestId, workspaceId, title: 'QX', productType: 'NON_THINK_OUT_LOUD', plan: DETAILS_PLAN }, storeActor);
+      const answers = [PARTICIPANT_A, PARTICIPANT_B, PARTICIPANT_C];
+      const lines = Array.from({ length: 11 }, (_, i) =>
+        JSON.stringify({
+          sessionId: randomUUID(),
+          status: 'COMPLETE',
+          startTime: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(),
+          finishTime: new Date(Date.UTC(2024, 0, 1, 1, i)).toISOString(),
+          details: detailsInput({ ...answers[i % 3], ...OTHER_ANSWERS }),
+        }),
+      );
+      const parsed = parseSessionFile(lines.join('\n'), 'ndjson', DETAILS_PLAN);
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+      await t.runtime.store.sessions.importSessions(detailsTestId, parsed.sessions, storeActor);
+      const sdk = clientFor(t, s, 'B');
+      const pairs: unknown[] = [];
+      for await (const pair of sdk.sessionsWithDetails(detailsTestId)) pairs.push(pair);
+      fromTypeScript = { pairs, qxScores: await sdk.qxScores(detailsTestId) };
     });
     afterAll(() => t?.close());
 
@@ -142,8 +171,10 @@ describe.skipIf(missing !== undefined && !IN_CI)('the Python client', { timeout:
         RESULTS_API_LIVE_VIDEO_SESSION: s.sessions[0]!.sessionId,
         RESULTS_API_LIVE_TRANSCRIPT_SESSION: s.sessions[1]!.sessionId,
         RESULTS_API_LIVE_TRANSCRIPT: TRANSCRIPT,
+        RESULTS_API_LIVE_DETAILS_TEST_ID: detailsTestId,
+        RESULTS_API_LIVE_DETAILS: JSON.stringify(fromTypeScript),
       });
-      expectAllPassed(run, 15);
+      expectAllPassed(run, 18);
     });
   });
 });

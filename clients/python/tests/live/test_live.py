@@ -11,6 +11,9 @@ test/client/python-client.test.ts starts the server, seeds it and runs this suit
 - RESULTS_API_LIVE_VIDEO_SESSION (optional): a session of the test that has a video
 - RESULTS_API_LIVE_TRANSCRIPT_SESSION, RESULTS_API_LIVE_TRANSCRIPT (optional): a session of the
   test that has a transcript, and that transcript (every other session of the test has none)
+- RESULTS_API_LIVE_DETAILS_TEST_ID, RESULTS_API_LIVE_DETAILS (optional): a test of the user whose
+  sessions have details, and what the TypeScript SDK answered for it as JSON: ``pairs`` (its
+  ``sessionsWithDetails``, ``[{session, details}]``) and ``qxScores``
 """
 
 import json
@@ -192,6 +195,39 @@ class LiveTest(unittest.TestCase):
                         self.client(form).transcript(session_id)
                     self.assertEqual(caught.exception.status, 404)
                     self.assertEqual(caught.exception.problem.detail, "Transcript not found")
+
+    @unittest.skipUnless(os.environ.get("RESULTS_API_LIVE_DETAILS_TEST_ID"), "no test with session details given")
+    def test_sessions_with_details_as_the_typescript_sdk_in_both_forms(self):
+        expected = json.loads(os.environ["RESULTS_API_LIVE_DETAILS"])["pairs"]
+        self.assertGreater(len(expected), 4)
+        for form in ("A", "B"):
+            with self.subTest(form=form):
+                session = RecordingSession()
+                self.addCleanup(session.close)
+                client = self.client(form, session=session)
+                pairs = list(client.sessions_with_details(os.environ["RESULTS_API_LIVE_DETAILS_TEST_ID"], concurrency=3, page_size=4))
+                self.assertEqual([{"session": p.session, "details": p.details} for p in pairs], expected)
+                details_paths = [r.path_url for r in session.api_requests() if r.path_url.startswith("/api/v3/")]
+                self.assertEqual(sorted(details_paths), sorted(f"/api/v3/sessionResults/{p['session']['sessionId']}" for p in expected))
+
+    @unittest.skipUnless(os.environ.get("RESULTS_API_LIVE_DETAILS_TEST_ID"), "no test with session details given")
+    def test_one_session_s_details_and_the_test_s_qxscores_as_the_typescript_sdk(self):
+        expected = json.loads(os.environ["RESULTS_API_LIVE_DETAILS"])
+        first = expected["pairs"][0]
+        for form in ("A", "B"):
+            with self.subTest(form=form):
+                client = self.client(form)
+                self.assertEqual(client.session_details(first["session"]["sessionId"]), first["details"])
+                self.assertEqual(client.qx_scores(os.environ["RESULTS_API_LIVE_DETAILS_TEST_ID"]), expected["qxScores"])
+
+    @unittest.skipUnless(os.environ.get("RESULTS_API_LIVE_DETAILS_TEST_ID"), "no test with session details given")
+    def test_details_of_an_unknown_session_and_scores_of_a_foreign_test_are_not_found(self):
+        client = self.client("B")
+        for call, argument in ((client.session_details, str(uuid.uuid4())), (client.qx_scores, str(uuid.uuid4()))):
+            with self.subTest(call=call.__name__):
+                with self.assertRaises(ResultsApiError) as caught:
+                    call(argument)
+                self.assertEqual(caught.exception.status, 404)
 
     def test_a_bad_test_id_is_a_problem_naming_it(self):
         with self.assertRaises(ResultsApiError) as caught:
