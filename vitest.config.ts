@@ -19,7 +19,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgres',
-          include: ['test/smoke.test.ts', 'test/results/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/legacy/**/*.test.ts', 'test/details/**/*.test.ts', 'test/access/**/*.test.ts', 'test/oauth/token-endpoint*.test.ts', 'test/media/**/*.test.ts'],
+          include: ['test/smoke.test.ts', 'test/results/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/legacy/**/*.test.ts', 'test/details/**/*.test.ts', 'test/access/**/*.test.ts', 'test/oauth/token-endpoint*.test.ts', 'test/media/**/*.test.ts', 'test/admin/**/*.test.ts'],
           env: { RESULTS_API_TEST_STORE: 'postgres' },
         },
       },

@@ -65,6 +65,20 @@ describe('loadConfig', () => {
     expect(loadConfig({ METRICS_PORT: 'off' }).metrics).toBeUndefined();
   });
 
+  it('serves the admin API on loopback 8081 unless told otherwise, reached at ADMIN_URL; nowhere with off', () => {
+    expect(loadConfig({}).admin).toEqual({
+      host: '127.0.0.1',
+      port: 8081,
+      url: 'http://localhost:8081',
+      signInFailuresPerAccount: 5,
+      signInFailuresPerAddress: 20,
+    });
+    expect(
+      loadConfig({ ADMIN_PORT: '0', ADMIN_HOST: '0.0.0.0', ADMIN_URL: 'https://admin.example.com/', ADMIN_SIGN_IN_FAILURES_ACCOUNT: '3', ADMIN_SIGN_IN_FAILURES_ADDRESS: '7' }).admin,
+    ).toEqual({ host: '0.0.0.0', port: 0, url: 'https://admin.example.com', signInFailuresPerAccount: 3, signInFailuresPerAddress: 7 });
+    expect(loadConfig({ ADMIN_PORT: 'off' }).admin).toBeUndefined();
+  });
+
   it('bounds connections: header, request, idle and keep-alive times, and connections per address', () => {
     expect(loadConfig({}).connections).toEqual({
       headersTimeoutSeconds: 10,
@@ -116,6 +130,11 @@ describe('loadConfig', () => {
     [{ PORT: '9000', METRICS_PORT: '9000' }, 'METRICS_PORT must differ from PORT (both 9000): metrics are never served on the public port'],
     [{ METRICS_PORT: '8080' }, 'METRICS_PORT must differ from PORT (both 8080): metrics are never served on the public port'],
     [{ METRICS_HOST: 'http://0.0.0.0' }, 'METRICS_HOST must be an address or host name (got "http://0.0.0.0")'],
+    [{ ADMIN_PORT: '8080' }, 'ADMIN_PORT must differ from PORT and METRICS_PORT (got 8080): the admin API has a listener of its own'],
+    [{ ADMIN_PORT: '9464' }, 'ADMIN_PORT must differ from PORT and METRICS_PORT (got 9464): the admin API has a listener of its own'],
+    [{ ADMIN_PORT: 'x' }, 'ADMIN_PORT must be an integer from 0 to 65535 (got "x")'],
+    [{ ADMIN_HOST: 'http://0.0.0.0' }, 'ADMIN_HOST must be an address or host name (got "http://0.0.0.0")'],
+    [{ ADMIN_URL: 'ftp://x' }, 'ADMIN_URL must be an http(s) URL (got "ftp://x")'],
     [{ TRUST_PROXY: 'yes please' }, 'TRUST_PROXY must be false, true, or comma-separated addresses/CIDRs (got "yes please")'],
   ])('refuses %j with one clear message (and never prints a password)', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));

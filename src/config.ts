@@ -78,6 +78,21 @@ export interface Config {
   readonly metrics: MetricsListenerConfig | undefined;
   /** Where session videos and their derived media are kept (MEDIA_URL). */
   readonly media: MediaConfig;
+  /** The admin listener (admin API and console); undefined when ADMIN_PORT=off. */
+  readonly admin: AdminListenerConfig | undefined;
+}
+
+/** Where the admin API listens (loopback by default: never exposed by accident). */
+export interface AdminListenerConfig {
+  readonly host: string;
+  /** 0: any free port. */
+  readonly port: number;
+  /** How admins reach it (setup links, the Secure cookie flag when https). */
+  readonly url: string;
+  /** Failed sign-ins per admin account per 15-minute window, whoever tries. */
+  readonly signInFailuresPerAccount: number;
+  /** Failed sign-ins per source address per 15-minute window, whatever the account. */
+  readonly signInFailuresPerAddress: number;
 }
 
 /**
@@ -224,6 +239,25 @@ export function mediaConfig(env: Env): MediaConfig {
   });
 }
 
+export const DEFAULT_ADMIN_PORT = 8081;
+
+function adminListener(env: Env, publicPort: number, metricsPort: number | undefined): AdminListenerConfig | undefined {
+  if (env.ADMIN_PORT?.trim() === 'off') return undefined;
+  const port = integer(env, 'ADMIN_PORT', DEFAULT_ADMIN_PORT, 0, 65535);
+  if (port !== 0 && (port === publicPort || port === metricsPort)) {
+    throw new ConfigError(`ADMIN_PORT must differ from PORT and METRICS_PORT (got ${port}): the admin API has a listener of its own`);
+  }
+  const host = env.ADMIN_HOST || '127.0.0.1';
+  if (!HOST_PATTERN.test(host)) throw new ConfigError(`ADMIN_HOST must be an address or host name (got "${host}")`);
+  return Object.freeze({
+    host,
+    port,
+    url: httpUrl(env, 'ADMIN_URL', `http://localhost:${port}`),
+    signInFailuresPerAccount: integer(env, 'ADMIN_SIGN_IN_FAILURES_ACCOUNT', 5, 1, 1000),
+    signInFailuresPerAddress: integer(env, 'ADMIN_SIGN_IN_FAILURES_ADDRESS', 20, 1, 100_000),
+  });
+}
+
 /** Hides a password in a connection URL so it can be printed. */
 export function redactUrl(raw: string): string {
   return raw.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
@@ -298,6 +332,7 @@ export function loadConfig(env: Env = process.env, terminal = false): Config {
   if (logFormat !== 'json' && logFormat !== 'pretty') throw new ConfigError(`LOG_FORMAT must be json or pretty (got "${env.LOG_FORMAT}")`);
   const audience = env.AUTH_SERVER_AUDIENCE || 'api://results';
   if (/\s/.test(audience)) throw new ConfigError(`AUTH_SERVER_AUDIENCE must not contain spaces (got "${audience}")`);
+  const metrics = metricsListener(env, port);
 
   return Object.freeze({
     port,
@@ -318,7 +353,8 @@ export function loadConfig(env: Env = process.env, terminal = false): Config {
     connections: connections(env),
     trustProxy: trustProxy(env.TRUST_PROXY),
     secretRotationGraceSeconds: integer(env, 'SECRET_ROTATION_GRACE_SECONDS', 86_400, 0, 31_536_000),
-    metrics: metricsListener(env, port),
+    metrics,
+    admin: adminListener(env, port, metrics?.port),
     media: mediaConfig(env),
   });
 }

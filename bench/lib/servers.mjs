@@ -116,7 +116,7 @@ export async function startServer(name, databaseUrl, { logDir, logLevel, cwd, cl
     args: ['serve', '--workers', String(workers)],
     nodeArgs,
     // METRICS_PORT 0: the operations listener runs as in production, on a port no other run holds.
-    env: childEnv(logLevel, { ...env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, METRICS_PORT: '0' }),
+    env: childEnv(logLevel, { ...env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, METRICS_PORT: '0', ADMIN_PORT: '0' }),
     cwd,
     logDir,
   });

@@ -1,33 +1,9 @@
 import type { Command } from 'commander';
-import { generateClientId, generateClientSecret } from '../oauth/client-secrets.js';
+import { issueCredential, listCredentials, retirePreviousSecret, revokeCredential, rotateCredential } from '../operations/credentials.js';
 import { SERVER_SCOPES } from '../oauth/scope-names.js';
-import type { Runtime } from '../runtime.js';
-import { emailKey } from '../store/email.js';
-import type { Credential } from '../store/store.js';
 import { clientIdArgument, emailArgument } from './arguments.js';
-import { withRuntime } from './context.js';
-import { CliError, emit, isoTime, JSON_FLAG, JSON_FLAG_HELP, table, type OutputOptions } from './output.js';
-
-/** Never carries a secret or its hash: only what identifies and describes the credential. */
-export const credentialJson = (c: Credential) => ({
-  clientId: c.clientId,
-  email: c.email,
-  userId: c.userId,
-  status: c.revokedAt === null ? 'active' : 'revoked',
-  // A revoked credential's secrets no longer work, whatever their own expiry says.
-  activeSecrets: c.revokedAt === null ? c.activeSecrets : 0,
-  createdAt: isoTime(c.createdAt),
-  lastUsedAt: isoTime(c.lastUsedAt),
-  revokedAt: isoTime(c.revokedAt),
-});
-
-/** Where an API user mints tokens and reads results: what a new credential is useless without. */
-const whereToUse = (rt: Runtime) => ({
-  authorizationServerId: rt.servers.custom.id,
-  tokenUrl: `${rt.config.authUrl}/oauth2/${rt.servers.custom.id}/v1/token`,
-  defaultTokenUrl: `${rt.config.authUrl}/oauth2/default/v1/token`,
-  baseUrl: rt.config.baseUrl,
-});
+import { endpointOptions, perform, type EndpointOptions } from './endpoint.js';
+import { emit, JSON_FLAG, JSON_FLAG_HELP, table, type OutputOptions } from './output.js';
 
 export const SECRET_SHOWN_ONCE =
   'The client secret is shown only this once: it is not stored (only a hash of it is). ' +
@@ -38,141 +14,124 @@ export function secretLines(clientId: string, clientSecret: string): string {
   return [`  client_id:     ${clientId}`, `  client_secret: ${clientSecret}`].join('\n');
 }
 
+type Options = OutputOptions & EndpointOptions;
+const at = (clientId: string) => `/admin/api/credentials/${clientId}`;
+
 /** `credentials`: client id/secret pairs of API users. The secret is printed once, never stored. */
 export function registerCredentials(program: Command): void {
   const credentials = program.command('credentials').description('client credentials of API users');
 
-  credentials
-    .command('issue')
-    .description('issue a client id and secret to an API user (the secret is printed once)')
-    .requiredOption('--email <email>', 'the API user to issue to')
-    .option(JSON_FLAG, JSON_FLAG_HELP)
-    .action(async (options: OutputOptions & { email: string }) => {
-      const email = emailArgument('--email', options.email);
-      const clientId = generateClientId();
-      const clientSecret = generateClientSecret();
-      const { credential, access } = await withRuntime(async (rt, by) => {
-        if (!(await rt.store.credentials.findUserByEmail(email))) {
-          throw new CliError(`no user with email ${email} (register it first: results-api users create --email ${email})`);
-        }
-        const issued = await rt.store.credentials.createCredential({ clientId, email, secretHash: rt.hasher.hash(clientSecret) }, by);
-        return { credential: issued, access: whereToUse(rt) };
-      });
-      emit(
-        options,
-        { clientId, clientSecret, email: credential.email, createdAt: isoTime(credential.createdAt), ...access },
-        () =>
-          [
-            `Issued a credential to ${credential.email}:`,
-            '',
-            secretLines(clientId, clientSecret),
-            '',
-            SECRET_SHOWN_ONCE,
-            '',
-            'What the user needs with it:',
-            `  authorization server id: ${access.authorizationServerId}`,
-            `  token URL (Bearer, scope ${SERVER_SCOPES.custom}): ${access.tokenUrl}`,
-            `  token URL (token header, scope ${SERVER_SCOPES.default}): ${access.defaultTokenUrl}`,
-            `  Results API: ${access.baseUrl}`,
-          ].join('\n'),
-      );
-    });
+  endpointOptions(
+    credentials
+      .command('issue')
+      .description('issue a client id and secret to an API user (the secret is printed once)')
+      .requiredOption('--email <email>', 'the API user to issue to')
+      .option(JSON_FLAG, JSON_FLAG_HELP),
+  ).action(async (options: Options & { email: string }) => {
+    const email = emailArgument('--email', options.email);
+    const issued = await perform(options, (rt, by) => issueCredential(rt, email, by), { method: 'POST', path: '/admin/api/credentials', body: { email } });
+    emit(options, issued, () =>
+      [
+        `Issued a credential to ${issued.email}:`,
+        '',
+        secretLines(issued.clientId, issued.clientSecret),
+        '',
+        SECRET_SHOWN_ONCE,
+        '',
+        'What the user needs with it:',
+        `  authorization server id: ${issued.authorizationServerId}`,
+        `  token URL (Bearer, scope ${SERVER_SCOPES.custom}): ${issued.tokenUrl}`,
+        `  token URL (token header, scope ${SERVER_SCOPES.default}): ${issued.defaultTokenUrl}`,
+        `  Results API: ${issued.baseUrl}`,
+      ].join('\n'),
+    );
+  });
 
-  credentials
-    .command('rotate')
-    .description(
-      'issue a second secret for a credential (printed once); the previous one keeps working for the grace period ' +
-        '(SECRET_ROTATION_GRACE_SECONDS) or until retire-previous',
-    )
-    .requiredOption('--client-id <clientId>', 'the credential to rotate')
-    .option('--retire-previous-now', 'the previous secret stops working at once (no grace period)')
-    .option(JSON_FLAG, JSON_FLAG_HELP)
-    .action(async (options: OutputOptions & { clientId: string; retirePreviousNow?: boolean }) => {
-      const clientId = clientIdArgument('--client-id', options.clientId);
-      const clientSecret = generateClientSecret();
-      const { credential, rotatedAt, previousExpiresAt } = await withRuntime(async (rt, by) => {
-        const now = rt.clock.now();
-        const retireOthersAt = options.retirePreviousNow ? now : now + rt.config.secretRotationGraceSeconds * 1000;
-        const rotated = await rt.store.credentials.addCredentialSecret({ clientId, secretHash: rt.hasher.hash(clientSecret), retireOthersAt }, by);
-        return { credential: rotated, rotatedAt: now, previousExpiresAt: retireOthersAt };
-      });
-      const previous =
-        previousExpiresAt > rotatedAt
-          ? `The previous secret keeps working until ${isoTime(previousExpiresAt)}; to end that sooner: ` +
-            `results-api credentials retire-previous --client-id ${clientId}`
-          : 'The previous secret no longer works.';
-      emit(
-        options,
-        {
-          clientId,
-          clientSecret,
-          email: credential.email,
-          rotatedAt: isoTime(rotatedAt),
-          previousSecretExpiresAt: isoTime(previousExpiresAt),
-        },
-        () =>
-          [`Rotated the secret of ${clientId} (${credential.email}):`, '', secretLines(clientId, clientSecret), '', previous, SECRET_SHOWN_ONCE].join(
-            '\n',
-          ),
-      );
+  endpointOptions(
+    credentials
+      .command('rotate')
+      .description(
+        'issue a second secret for a credential (printed once); the previous one keeps working for the grace period ' +
+          '(SECRET_ROTATION_GRACE_SECONDS) or until retire-previous',
+      )
+      .requiredOption('--client-id <clientId>', 'the credential to rotate')
+      .option('--retire-previous-now', 'the previous secret stops working at once (no grace period)')
+      .option(JSON_FLAG, JSON_FLAG_HELP),
+  ).action(async (options: Options & { clientId: string; retirePreviousNow?: boolean }) => {
+    const clientId = clientIdArgument('--client-id', options.clientId);
+    const retireNow = options.retirePreviousNow === true;
+    const rotated = await perform(options, (rt, by) => rotateCredential(rt, clientId, retireNow, by), {
+      method: 'POST',
+      path: `${at(clientId)}/rotate`,
+      body: { retirePreviousNow: retireNow },
     });
+    const previous =
+      rotated.previousSecretExpiresAt > rotated.rotatedAt
+        ? `The previous secret keeps working until ${rotated.previousSecretExpiresAt}; to end that sooner: ` +
+          `results-api credentials retire-previous --client-id ${clientId}`
+        : 'The previous secret no longer works.';
+    emit(options, rotated, () =>
+      [`Rotated the secret of ${clientId} (${rotated.email}):`, '', secretLines(clientId, rotated.clientSecret), '', previous, SECRET_SHOWN_ONCE].join('\n'),
+    );
+  });
 
-  credentials
-    .command('retire-previous')
-    .description("end a rotation's grace period now: only the newest secret keeps working")
-    .requiredOption('--client-id <clientId>', 'the credential whose previous secret to retire')
-    .option(JSON_FLAG, JSON_FLAG_HELP)
-    .action(async (options: OutputOptions & { clientId: string }) => {
-      const clientId = clientIdArgument('--client-id', options.clientId);
-      const { credential, retired } = await withRuntime((rt, by) => rt.store.credentials.retirePreviousSecrets(clientId, by));
-      emit(options, { ...credentialJson(credential), retired }, () =>
-        retired > 0
-          ? `retired the previous secret of ${clientId} (${credential.email}); only the newest one works now`
-          : `${clientId} (${credential.email}) has no previous secret in a grace period; nothing changed`,
-      );
-    });
+  endpointOptions(
+    credentials
+      .command('retire-previous')
+      .description("end a rotation's grace period now: only the newest secret keeps working")
+      .requiredOption('--client-id <clientId>', 'the credential whose previous secret to retire')
+      .option(JSON_FLAG, JSON_FLAG_HELP),
+  ).action(async (options: Options & { clientId: string }) => {
+    const clientId = clientIdArgument('--client-id', options.clientId);
+    const result = await perform(options, (rt, by) => retirePreviousSecret(rt, clientId, by), { method: 'POST', path: `${at(clientId)}/retire-previous` });
+    emit(options, result, () =>
+      result.retired > 0
+        ? `retired the previous secret of ${clientId} (${result.email}); only the newest one works now`
+        : `${clientId} (${result.email}) has no previous secret in a grace period; nothing changed`,
+    );
+  });
 
-  credentials
-    .command('revoke')
-    .description('revoke a credential: its tokens stop working on the next request')
-    .requiredOption('--client-id <clientId>', 'the credential to revoke')
-    .option(JSON_FLAG, JSON_FLAG_HELP)
-    .action(async (options: OutputOptions & { clientId: string }) => {
-      const clientId = clientIdArgument('--client-id', options.clientId);
-      const { credential, alreadyRevoked } = await withRuntime(async (rt, by) => {
-        const before = rt.clock.now();
-        const revoked = await rt.store.credentials.revokeCredential(clientId, by);
-        return { credential: revoked, alreadyRevoked: revoked.revokedAt! < before };
-      });
-      emit(options, { ...credentialJson(credential), alreadyRevoked }, () =>
-        alreadyRevoked
-          ? `${credential.clientId} (${credential.email}) was already revoked at ${isoTime(credential.revokedAt)}; nothing changed`
-          : `revoked ${credential.clientId} (${credential.email}); its tokens no longer work`,
-      );
-    });
+  endpointOptions(
+    credentials
+      .command('revoke')
+      .description('revoke a credential: its tokens stop working on the next request')
+      .requiredOption('--client-id <clientId>', 'the credential to revoke')
+      .option(JSON_FLAG, JSON_FLAG_HELP),
+  ).action(async (options: Options & { clientId: string }) => {
+    const clientId = clientIdArgument('--client-id', options.clientId);
+    const result = await perform(options, (rt, by) => revokeCredential(rt, clientId, by), { method: 'POST', path: `${at(clientId)}/revoke` });
+    emit(options, result, () =>
+      result.alreadyRevoked
+        ? `${result.clientId} (${result.email}) was already revoked at ${result.revokedAt}; nothing changed`
+        : `revoked ${result.clientId} (${result.email}); its tokens no longer work`,
+    );
+  });
 
-  credentials
-    .command('list')
-    .description('list credentials (never their secrets)')
-    .option('--email <email>', "only this API user's credentials")
-    .option(JSON_FLAG, JSON_FLAG_HELP)
-    .action(async (options: OutputOptions & { email?: string }) => {
-      const email = options.email === undefined ? undefined : emailKey(emailArgument('--email', options.email));
-      const all = await withRuntime((rt) => rt.store.credentials.listCredentials());
-      const list = email === undefined ? all : all.filter((c) => emailKey(c.email) === email);
-      emit(options, list.map(credentialJson), () =>
-        table(
-          list,
-          [
-            { header: 'CLIENT_ID', value: (c) => c.clientId },
-            { header: 'EMAIL', value: (c) => c.email },
-            { header: 'STATUS', value: (c) => credentialJson(c).status },
-            { header: 'SECRETS', value: (c) => String(credentialJson(c).activeSecrets) },
-            { header: 'CREATED', value: (c) => isoTime(c.createdAt)! },
-            { header: 'LAST_USED', value: (c) => isoTime(c.lastUsedAt) ?? '-' },
-          ],
-          'no credentials',
-        ),
-      );
+  endpointOptions(
+    credentials
+      .command('list')
+      .description('list credentials (never their secrets)')
+      .option('--email <email>', "only this API user's credentials")
+      .option(JSON_FLAG, JSON_FLAG_HELP),
+  ).action(async (options: Options & { email?: string }) => {
+    const email = options.email === undefined ? undefined : emailArgument('--email', options.email);
+    const list = await perform(options, (rt) => listCredentials(rt, email), {
+      method: 'GET',
+      path: `/admin/api/credentials${email === undefined ? '' : `?email=${encodeURIComponent(email)}`}`,
     });
+    emit(options, list, () =>
+      table(
+        list,
+        [
+          { header: 'CLIENT_ID', value: (c) => c.clientId },
+          { header: 'EMAIL', value: (c) => c.email },
+          { header: 'STATUS', value: (c) => c.status },
+          { header: 'SECRETS', value: (c) => String(c.activeSecrets) },
+          { header: 'CREATED', value: (c) => c.createdAt },
+          { header: 'LAST_USED', value: (c) => c.lastUsedAt ?? '-' },
+        ],
+        'no credentials',
+      ),
+    );
+  });
 }

@@ -1,27 +1,11 @@
 import type { Command } from 'commander';
-import { publishedUntil, rotateSigningKey } from '../oauth/signing-keys.js';
-import type { SigningKey } from '../store/store.js';
-import { withRuntime } from './context.js';
-import { emit, isoTime, JSON_FLAG, JSON_FLAG_HELP, table, type OutputOptions } from './output.js';
+import type { Static } from '@sinclair/typebox';
+import { listKeys, rotateKey } from '../operations/keys.js';
+import type { KeyView } from '../operations/views.js';
+import { ADMIN_CLIENT_ID_OPTION, ADMIN_CLIENT_SECRET_OPTION, ENDPOINT_OPTION, perform, type EndpointOptions } from './endpoint.js';
+import { emit, JSON_FLAG, JSON_FLAG_HELP, table, type OutputOptions } from './output.js';
 
-/**
- * A key as the operator sees it: never its private half. `published` means retired (no longer
- * signing) but still in the JWKS, because a token it signed may still be valid.
- */
-function keyJson(key: SigningKey, now: number, tokenTtlMs: number) {
-  const until = publishedUntil(key, tokenTtlMs);
-  const state = key.retiredAt === null ? 'active' : now < until ? 'published' : 'expired';
-  return {
-    kid: key.kid,
-    alg: key.alg,
-    createdAt: isoTime(key.createdAt),
-    retiredAt: isoTime(key.retiredAt),
-    state,
-    publishedUntil: Number.isFinite(until) ? isoTime(until) : null,
-  } as const;
-}
-
-type KeyJson = ReturnType<typeof keyJson>;
+type KeyJson = Static<typeof KeyView>;
 
 const stateText = (k: KeyJson): string => (k.state === 'published' ? `published until ${k.publishedUntil}` : k.state);
 
@@ -38,17 +22,13 @@ export function registerKeys(program: Command): void {
     .command('rotate')
     .description('add a new signing key and sign with it; the previous key stays published until every token it signed has expired')
     .option(JSON_FLAG, JSON_FLAG_HELP)
-    .action(async (options: OutputOptions) => {
-      const { key, previous } = await withRuntime(async (rt, by) => {
-        const tokenTtlMs = rt.config.tokenTtlSeconds * 1000;
-        const before = (await rt.store.signingKeys.list()).find((k) => k.retiredAt === null);
-        const kid = await rotateSigningKey(rt.store.signingKeys, rt.clock, by);
-        const after = await rt.store.signingKeys.list();
-        const now = rt.clock.now();
-        const json = (k: SigningKey | undefined) => (k ? keyJson(k, now, tokenTtlMs) : null);
-        return { key: json(after.find((k) => k.kid === kid))!, previous: json(after.find((k) => k.kid === before?.kid)) };
-      });
-      emit(options, { ...key, previous }, () =>
+    .option(...ENDPOINT_OPTION)
+    .option(...ADMIN_CLIENT_ID_OPTION)
+    .option(...ADMIN_CLIENT_SECRET_OPTION)
+    .action(async (options: OutputOptions & EndpointOptions) => {
+      const rotated = await perform(options, (rt, by) => rotateKey(rt, by), { method: 'POST', path: '/admin/api/keys/rotate' });
+      const { previous, ...key } = rotated;
+      emit(options, rotated, () =>
         [
           `Rotated the signing key: new tokens are signed with ${key.kid}.`,
           previous
@@ -65,11 +45,11 @@ export function registerKeys(program: Command): void {
     .command('list')
     .description('list signing keys, newest first, with their state: active, published until <time>, or expired')
     .option(JSON_FLAG, JSON_FLAG_HELP)
-    .action(async (options: OutputOptions) => {
-      const list = await withRuntime(async (rt) => {
-        const now = rt.clock.now();
-        return (await rt.store.signingKeys.list()).map((k) => keyJson(k, now, rt.config.tokenTtlSeconds * 1000));
-      });
+    .option(...ENDPOINT_OPTION)
+    .option(...ADMIN_CLIENT_ID_OPTION)
+    .option(...ADMIN_CLIENT_SECRET_OPTION)
+    .action(async (options: OutputOptions & EndpointOptions) => {
+      const list = await perform(options, (rt) => listKeys(rt), { method: 'GET', path: '/admin/api/keys' });
       emit(options, list, () =>
         table(
           list,

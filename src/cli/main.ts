@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { PACKAGE_VERSION } from '../version.js';
+import { registerAdmins } from './admins.js';
 import { registerAudit } from './audit.js';
 import { registerCredentials } from './credentials.js';
 import { registerDemo } from './demo.js';
@@ -36,6 +37,7 @@ const nouns: ReadonlyArray<(program: Command) => void> = [
   registerTokenCommand,
   registerKeys,
   registerAudit,
+  registerAdmins,
 ];
 
 function buildProgram(): Command {

@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
-import type { Member } from '../store/store.js';
+import { addMember, listMembers, removeMember } from '../operations/directory.js';
 import { emailArgument } from './arguments.js';
-import { resolveWorkspace, workspaceArgument, WORKSPACE_OPTION, WORKSPACE_OPTION_HELP } from './workspace-argument.js';
-import { withRuntime } from './context.js';
-import { emit, isoTime, JSON_FLAG, JSON_FLAG_HELP, table, type OutputOptions } from './output.js';
+import { endpointOptions, perform, type EndpointOptions } from './endpoint.js';
+import { resolveWorkspace, resolveWorkspaceThrough, workspaceArgument, WORKSPACE_OPTION, WORKSPACE_OPTION_HELP } from './workspace-argument.js';
+import { emit, JSON_FLAG, JSON_FLAG_HELP, table, type OutputOptions } from './output.js';
 
-const memberJson = (m: Member) => ({ workspaceId: m.workspaceId, email: m.email, addedAt: isoTime(m.addedAt) });
-
-type MemberOptions = OutputOptions & { workspace: string; email: string };
+type MemberOptions = OutputOptions & EndpointOptions & { workspace: string; email: string };
+const membersOf = (workspaceId: string) => `/admin/api/workspaces/${workspaceId}/members`;
 
 /**
  * `members`: the emails that may read a workspace's data. Checked on every API request, so
@@ -16,62 +15,70 @@ type MemberOptions = OutputOptions & { workspace: string; email: string };
 export function registerMembers(program: Command): void {
   const members = program.command('members').description('workspace members (by email)');
 
-  members
-    .command('add')
-    .description('let an email read a workspace')
-    .requiredOption(WORKSPACE_OPTION, WORKSPACE_OPTION_HELP)
-    .requiredOption('--email <email>', "the member's email (the API user's email)")
-    .option(JSON_FLAG, JSON_FLAG_HELP)
-    .action(async (options: MemberOptions) => {
-      const workspace = workspaceArgument(options.workspace);
-      const email = emailArgument('--email', options.email);
-      const { member, userExists } = await withRuntime(async (rt, by) => ({
-        member: await rt.store.directory.addMember(await resolveWorkspace(rt.store.directory, workspace), email, by),
-        userExists: (await rt.store.credentials.findUserByEmail(email)) !== null,
-      }));
-      emit(options, { ...memberJson(member), userExists }, () =>
+  endpointOptions(
+    members
+      .command('add')
+      .description('let an email read a workspace')
+      .requiredOption(WORKSPACE_OPTION, WORKSPACE_OPTION_HELP)
+      .requiredOption('--email <email>', "the member's email (the API user's email)")
+      .option(JSON_FLAG, JSON_FLAG_HELP),
+  ).action(async (options: MemberOptions) => {
+    const workspace = workspaceArgument(options.workspace);
+    const email = emailArgument('--email', options.email);
+    const member = await perform(
+      options,
+      async (rt, by) => addMember(rt, await resolveWorkspace(rt.store.directory, workspace), email, by),
+      async (api) => api({ method: 'POST', path: membersOf(await resolveWorkspaceThrough(api, workspace)), body: { email } }),
+    );
+    emit(options, member, () =>
+      [
+        `added ${member.email} to workspace ${member.workspaceId}`,
+        // Membership is by email, so adding first is fine; but a typo would go unnoticed.
+        ...(member.userExists ? [] : [`note: no API user has this email yet; register one with: results-api users create --email ${member.email}`]),
+      ].join('\n'),
+    );
+  });
+
+  endpointOptions(
+    members
+      .command('remove')
+      .description("stop an email reading a workspace (from the server's next request on)")
+      .requiredOption(WORKSPACE_OPTION, WORKSPACE_OPTION_HELP)
+      .requiredOption('--email <email>', "the member's email")
+      .option(JSON_FLAG, JSON_FLAG_HELP),
+  ).action(async (options: MemberOptions) => {
+    const workspace = workspaceArgument(options.workspace);
+    const email = emailArgument('--email', options.email);
+    const removed = await perform(
+      options,
+      async (rt, by) => removeMember(rt, await resolveWorkspace(rt.store.directory, workspace), email, by),
+      async (api) => api({ method: 'DELETE', path: `${membersOf(await resolveWorkspaceThrough(api, workspace))}/${encodeURIComponent(email)}` }),
+    );
+    emit(options, removed, () => `removed ${email} from workspace ${removed.workspaceId}`);
+  });
+
+  endpointOptions(
+    members
+      .command('list')
+      .description("list a workspace's members")
+      .requiredOption(WORKSPACE_OPTION, WORKSPACE_OPTION_HELP)
+      .option(JSON_FLAG, JSON_FLAG_HELP),
+  ).action(async (options: OutputOptions & EndpointOptions & { workspace: string }) => {
+    const workspace = workspaceArgument(options.workspace);
+    const list = await perform(
+      options,
+      async (rt) => listMembers(rt, await resolveWorkspace(rt.store.directory, workspace)),
+      async (api) => api({ method: 'GET', path: membersOf(await resolveWorkspaceThrough(api, workspace)) }),
+    );
+    emit(options, list, () =>
+      table(
+        list,
         [
-          `added ${member.email} to workspace ${member.workspaceId}`,
-          // Membership is by email, so adding first is fine; but a typo would go unnoticed.
-          ...(userExists ? [] : [`note: no API user has this email yet; register one with: results-api users create --email ${member.email}`]),
-        ].join('\n'),
-      );
-    });
-
-  members
-    .command('remove')
-    .description("stop an email reading a workspace (from the server's next request on)")
-    .requiredOption(WORKSPACE_OPTION, WORKSPACE_OPTION_HELP)
-    .requiredOption('--email <email>', "the member's email")
-    .option(JSON_FLAG, JSON_FLAG_HELP)
-    .action(async (options: MemberOptions) => {
-      const workspace = workspaceArgument(options.workspace);
-      const email = emailArgument('--email', options.email);
-      const workspaceId = await withRuntime(async (rt, by) => {
-        const id = await resolveWorkspace(rt.store.directory, workspace);
-        await rt.store.directory.removeMember(id, email, by);
-        return id;
-      });
-      emit(options, { workspaceId, email, removed: true }, () => `removed ${email} from workspace ${workspaceId}`);
-    });
-
-  members
-    .command('list')
-    .description("list a workspace's members")
-    .requiredOption(WORKSPACE_OPTION, WORKSPACE_OPTION_HELP)
-    .option(JSON_FLAG, JSON_FLAG_HELP)
-    .action(async (options: OutputOptions & { workspace: string }) => {
-      const workspace = workspaceArgument(options.workspace);
-      const list = await withRuntime(async (rt) => rt.store.directory.listMembers(await resolveWorkspace(rt.store.directory, workspace)));
-      emit(options, list.map(memberJson), () =>
-        table(
-          list,
-          [
-            { header: 'EMAIL', value: (m) => m.email },
-            { header: 'ADDED', value: (m) => isoTime(m.addedAt)! },
-          ],
-          'no members',
-        ),
-      );
-    });
+          { header: 'EMAIL', value: (m) => m.email },
+          { header: 'ADDED', value: (m) => m.addedAt },
+        ],
+        'no members',
+      ),
+    );
+  });
 }

@@ -1,23 +1,19 @@
 import { statSync, type Stats } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { systemClock } from '../clock.js';
-import { BadSessionFileError, type SessionFileReport } from '../imports/check-session-file.js';
-import { importSessionFile } from '../imports/import-session-file.js';
+import { importSessions, RefusedSessionFile } from '../operations/imports.js';
 import { SESSION_FILE_FORMATS, sessionFileFormat, type SessionFileFormat } from '../imports/parse-session-file.js';
 import type { Store } from '../store/open-store.js';
 import type { Actor } from '../store/store.js';
+import { basename } from 'node:path';
 import { uuidArgument } from './arguments.js';
+import { ADMIN_CLIENT_ID_OPTION, ADMIN_CLIENT_SECRET_OPTION, callEndpoint, ENDPOINT_OPTION, endpointOf, type EndpointOptions } from './endpoint.js';
 import { cliActor, loadCliConfig, warnOnceIfRedisDown } from './context.js';
 import { ImportProgress } from './import-progress.js';
 import { CliError, emit, JSON_FLAG, JSON_FLAG_HELP, usageError, type OutputOptions } from './output.js';
 
-/** More bad lines than this are counted, not printed: a wrong file would otherwise flood the terminal. */
-export const MAX_REPORTED_BAD_LINES = 100;
 
-/** Sessions handed to the store at a time: large enough to amortize each step, small enough to bound memory. */
-const IMPORT_BATCH = 5000;
-
-type ImportOptions = OutputOptions & { test: string; format?: SessionFileFormat };
+type ImportOptions = OutputOptions & EndpointOptions & { test: string; format?: SessionFileFormat };
 
 /**
  * `sessions import`: all or nothing, idempotent (upsert by sessionId), for files of any size.
@@ -39,34 +35,36 @@ export function registerSessionsImportCommand(sessions: Command): void {
     .requiredOption('--test <uuid>', 'the test the sessions belong to')
     .addOption(new Option('--format <format>', 'file format (default: from the extension)').choices(SESSION_FILE_FORMATS))
     .option(JSON_FLAG, JSON_FLAG_HELP)
+    .option(...ENDPOINT_OPTION)
+    .option(...ADMIN_CLIENT_ID_OPTION)
+    .option(...ADMIN_CLIENT_SECRET_OPTION)
     .action(async (file: string, options: ImportOptions) => {
       const testId = uuidArgument('--test', options.test);
       const format = options.format ?? sessionFileFormat(file);
       if (!format) throw usageError(`cannot tell the format of ${file} from its extension: use --format ndjson or --format csv`);
       const fileBytes = readableFile(file).size;
 
-      const result = await withImportStore(async (store, by) => {
-        const progress = new ImportProgress(process.stderr, fileBytes);
-        try {
-          // Details are checked against the test's plan (an unknown test is refused by the store).
-          const plan = (await store.directory.getTest(testId))?.plan ?? null;
-          return await importSessionFile(store.sessions, testId, file, format, by, {
-            plan,
-            limit: MAX_REPORTED_BAD_LINES,
-            fileBytes,
-            batchSize: IMPORT_BATCH,
-            onProgress: (phase, bytes) => progress.update(phase, bytes),
+      const result = endpointOf(options)
+        ? // The upload runs the same import on the server; the format goes along, as decided here.
+          await callEndpoint<Awaited<ReturnType<typeof importSessions>>>(options, {
+            method: 'POST',
+            path: `/admin/api/tests/${testId}/sessions/import?format=${format}`,
+            file: { path: file, name: basename(file) },
+          })
+        : await withImportStore(async (store, by) => {
+            const progress = new ImportProgress(process.stderr, fileBytes);
+            try {
+              return await importSessions(store, { testId, path: file, name: file, format, fileBytes }, by, (phase, bytes) => progress.update(phase, bytes));
+            } catch (err) {
+              if (err instanceof RefusedSessionFile) throw new CliError(err.message, 1, err.lines);
+              throw err;
+            } finally {
+              progress.clear();
+            }
           });
-        } catch (err) {
-          if (err instanceof BadSessionFileError) throw badFileError(file, err.report);
-          throw err;
-        } finally {
-          progress.clear();
-        }
-      });
       emit(
         options,
-        { testId, ...result },
+        result,
         () => `imported ${file} into test ${testId}: ${result.inserted} inserted, ${result.updated} updated, ${result.unchanged} unchanged`,
       );
     });
@@ -87,13 +85,6 @@ async function withImportStore<T>(fn: (store: Store, by: Actor) => Promise<T>): 
   } finally {
     await close();
   }
-}
-
-function badFileError(file: string, { badLines, firstBadLines }: SessionFileReport): CliError {
-  const shown = firstBadLines.map((e) => `line ${e.line}: ${e.message}`);
-  const hidden = badLines - shown.length;
-  if (hidden > 0) shown.push(`... and ${hidden} more bad line${hidden === 1 ? '' : 's'}`);
-  return new CliError(`${file}: ${badLines} bad line${badLines === 1 ? '' : 's'}; nothing was imported`, 1, shown);
 }
 
 function readableFile(file: string): Stats {

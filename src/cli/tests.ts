@@ -1,26 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { COMPLETED_STATUS } from '../store/sessions.js';
-import { PRODUCT_TYPES, type Test, type TestInput } from '../store/store.js';
+import { createTest, listTests, setTestPlan } from '../operations/directory.js';
+import { PRODUCT_TYPES, type TestInput } from '../store/store.js';
 import { emailArgument, nameArgument, uuidArgument } from './arguments.js';
-import { resolveWorkspace, workspaceArgument, WORKSPACE_OPTION, WORKSPACE_OPTION_HELP } from './workspace-argument.js';
-import { withRuntime } from './context.js';
-import { emit, isoTime, JSON_FLAG, JSON_FLAG_HELP, table, usageError, type OutputOptions } from './output.js';
+import { resolveWorkspace, resolveWorkspaceThrough, workspaceArgument, WORKSPACE_OPTION, WORKSPACE_OPTION_HELP } from './workspace-argument.js';
+import { ADMIN_CLIENT_ID_OPTION, ADMIN_CLIENT_SECRET_OPTION, ENDPOINT_OPTION, perform, type EndpointOptions } from './endpoint.js';
+import { emit, JSON_FLAG, JSON_FLAG_HELP, table, usageError, type OutputOptions } from './output.js';
 import { readTestPlanFile } from './test-plan-file.js';
 
 export const DEFAULT_PRODUCT_TYPE = 'SURVEY';
 
-const testJson = (t: Test) => ({
-  id: t.id,
-  workspaceId: t.workspaceId,
-  title: t.title,
-  productType: t.productType,
-  type: t.type,
-  createdAt: isoTime(t.createdAt),
-  orderedAt: isoTime(t.orderedAt),
-  orderedBy: t.orderedBy,
-  plan: t.plan,
-  sessionCount: t.sessionCount,
+/** The admin API's body for a new test: the command's checked values, times as ISO 8601. */
+const testBody = (input: Omit<TestInput, 'workspaceId'>) => ({
+  ...input,
+  ...(input.orderedAt === undefined ? {} : { orderedAt: new Date(input.orderedAt).toISOString() }),
 });
 
 function productTypeArgument(value: string): string {
@@ -37,7 +31,7 @@ function timeArgument(option: string, value: string): number {
   return ms;
 }
 
-interface CreateOptions extends OutputOptions {
+interface CreateOptions extends OutputOptions, EndpointOptions {
   workspace: string;
   title: string;
   id?: string;
@@ -64,6 +58,9 @@ export function registerTests(program: Command): void {
     .option('--ordered-at <time>', 'when it was ordered, ISO 8601 (default: now)')
     .option('--plan <file.json>', 'its test plan (see `tests plan set`)')
     .option(JSON_FLAG, JSON_FLAG_HELP)
+    .option(...ENDPOINT_OPTION)
+    .option(...ADMIN_CLIENT_ID_OPTION)
+    .option(...ADMIN_CLIENT_SECRET_OPTION)
     .action(async (options: CreateOptions) => {
       const workspace = workspaceArgument(options.workspace);
       const input: Omit<TestInput, 'workspaceId'> = {
@@ -80,10 +77,12 @@ export function registerTests(program: Command): void {
       }
       if (options.orderedAt !== undefined) input.orderedAt = timeArgument('--ordered-at', options.orderedAt);
       if (options.plan !== undefined) input.plan = await readTestPlanFile(options.plan);
-      const test = await withRuntime(async (rt, by) =>
-        rt.store.directory.createTest({ ...input, workspaceId: await resolveWorkspace(rt.store.directory, workspace) }, by),
+      const test = await perform(
+        options,
+        async (rt, by) => createTest(rt, { ...input, workspaceId: await resolveWorkspace(rt.store.directory, workspace) }, by),
+        async (api) => api({ method: 'POST', path: `/admin/api/workspaces/${await resolveWorkspaceThrough(api, workspace)}/tests`, body: testBody(input) }),
       );
-      emit(options, testJson(test), () => `created test "${test.title}" (id ${test.id}) in workspace ${test.workspaceId}`);
+      emit(options, test, () => `created test "${test.title}" (id ${test.id}) in workspace ${test.workspaceId}`);
     });
 
   tests
@@ -91,25 +90,27 @@ export function registerTests(program: Command): void {
     .description("list a workspace's tests")
     .requiredOption(WORKSPACE_OPTION, WORKSPACE_OPTION_HELP)
     .option(JSON_FLAG, JSON_FLAG_HELP)
-    .action(async (options: OutputOptions & { workspace: string }) => {
+    .option(...ENDPOINT_OPTION)
+    .option(...ADMIN_CLIENT_ID_OPTION)
+    .option(...ADMIN_CLIENT_SECRET_OPTION)
+    .action(async (options: OutputOptions & EndpointOptions & { workspace: string }) => {
       const workspace = workspaceArgument(options.workspace);
-      // Operators see every status; the API lists the COMPLETE ones only.
-      const list = await withRuntime(async (rt) =>
-        Promise.all(
-          (await rt.store.directory.listTests(await resolveWorkspace(rt.store.directory, workspace))).map(async (t) => ({ ...t, byStatus: await rt.store.sessions.countSessionsByStatus(t.id) })),
-        ),
+      const list = await perform(
+        options,
+        async (rt) => listTests(rt, await resolveWorkspace(rt.store.directory, workspace)),
+        async (api) => api({ method: 'GET', path: `/admin/api/workspaces/${await resolveWorkspaceThrough(api, workspace)}/tests` }),
       );
-      emit(options, list.map((t) => ({ ...testJson(t), sessionsByStatus: t.byStatus })), () =>
+      emit(options, list, () =>
         table(
           list,
           [
             { header: 'ID', value: (t) => t.id },
             { header: 'TITLE', value: (t) => t.title },
             { header: 'PRODUCT_TYPE', value: (t) => t.productType },
-            { header: 'TASKS', value: (t) => String(t.plan?.tasks.length ?? 0) },
+            { header: 'TASKS', value: (t) => String((t.plan as { tasks?: unknown[] } | null)?.tasks?.length ?? 0) },
             { header: 'SESSIONS', value: (t) => String(t.sessionCount) },
-            { header: 'COMPLETED', value: (t) => String(t.byStatus[COMPLETED_STATUS] ?? 0) },
-            { header: 'ORDERED', value: (t) => isoTime(t.orderedAt)! },
+            { header: 'COMPLETED', value: (t) => String(t.sessionsByStatus[COMPLETED_STATUS] ?? 0) },
+            { header: 'ORDERED', value: (t) => t.orderedAt },
           ],
           'no tests',
         ),
@@ -126,10 +127,17 @@ export function registerTests(program: Command): void {
     .requiredOption('--test <uuid>', 'the test id')
     .argument('<file.json>', 'the test plan')
     .option(JSON_FLAG, JSON_FLAG_HELP)
-    .action(async (file: string, options: OutputOptions & { test: string }) => {
+    .option(...ENDPOINT_OPTION)
+    .option(...ADMIN_CLIENT_ID_OPTION)
+    .option(...ADMIN_CLIENT_SECRET_OPTION)
+    .action(async (file: string, options: OutputOptions & EndpointOptions & { test: string }) => {
       const testId = uuidArgument('--test', options.test);
       const testPlan = await readTestPlanFile(file);
-      const test = await withRuntime((rt, by) => rt.store.directory.setTestPlan(testId, testPlan, by));
-      emit(options, testJson(test), () => `set the test plan of "${test.title}" (id ${test.id}): ${testPlan.tasks.length} tasks`);
+      const test = await perform(options, (rt, by) => setTestPlan(rt, testId, testPlan, by), {
+        method: 'PUT',
+        path: `/admin/api/tests/${testId}/plan`,
+        body: testPlan,
+      });
+      emit(options, test, () => `set the test plan of "${test.title}" (id ${test.id}): ${testPlan.tasks.length} tasks`);
     });
 }

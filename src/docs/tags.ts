@@ -4,10 +4,10 @@ import type { AuthorizationServer } from '../oauth/authorization-servers.js';
 export const TAG = {
   /** The real contract's tag for the session list, so generators group it alike. */
   results: 'General Session Data',
-  /** The real contract's tag for a session's transcript, videos, clips and highlight reels. */
-  videoData: 'Video Data',
   /** The real contract's tag for QXscores. */
   qxScores: 'QXscore Data',
+  /** The real contract's tag for a session's transcript, videos, clips and highlight reels. */
+  videoData: 'Video Data',
   legacy: 'Legacy (v1)',
   customServer: 'Authorization server (form B)',
   defaultServer: 'Authorization server default (form A)',

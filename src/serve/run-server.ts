@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import { buildApp } from '../app.js';
+import { listenForAdmin } from '../admin/listen.js';
 import type { Config } from '../config.js';
 import { systemClock } from '../clock.js';
 import { MemoryRateLimiter } from '../http/rate-limiter.js';
@@ -28,12 +29,14 @@ export async function runServer(config: Config): Promise<void> {
   if (inCluster) answerMetricsRequests(metrics.registry);
   runtime.feed.subscribe((change) => metrics.changesHeard.inc({ topic: change.topic }));
   let metricsListener: MetricsListener | undefined;
+  let adminApp: Awaited<ReturnType<typeof listenForAdmin>>;
   try {
     app = await buildApp({ ...runtime, metrics });
     if (!inCluster && config.metrics) {
       metricsListener = await listenForMetrics(config.metrics, () => metrics.registry.metrics());
       app.log.info({ metricsAddress: metricsListener.address }, `metrics served on ${metricsListener.address}/metrics`);
     }
+    adminApp = await listenForAdmin(runtime, app.log);
     const address = await app.listen({ host: config.host, port: config.port });
     const authorizationServerId = runtime.servers.custom.id;
     app.log.info(
@@ -42,6 +45,7 @@ export async function runServer(config: Config): Promise<void> {
     );
   } catch (err) {
     await metricsListener?.close();
+    await adminApp?.close();
     await app?.close();
     await runtime.close();
     throw err;
@@ -61,6 +65,7 @@ export async function runServer(config: Config): Promise<void> {
     void (async () => {
       try {
         await server.close();
+        await adminApp?.close();
         await metricsListener?.close();
         await runtime.close();
       } catch (err) {

@@ -22,6 +22,17 @@ export const AUDIT_ACTIONS = [
   'key.add',
   'token.revoke',
   'video.import',
+  'admin.create',
+  'admin.setup_link',
+  'admin.setup',
+  'admin.sign_in',
+  'admin.sign_out',
+  'admin.totp_enable',
+  'admin.totp_reset',
+  'admin.assign',
+  'admin.unassign',
+  'admin_client.create',
+  'admin_client.revoke',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { LocalChangeFeed, type ChangeFeed } from '../changes/change-feed.js';
 import type { Clock } from '../clock.js';
 import type { SharedRedis } from '../redis/shared-redis.js';
+import { AdminRepository } from './admins.js';
 import { AuditLog } from './audit-log.js';
 import { CredentialRepository } from './credentials.js';
 import type { Announce, Database } from './database.js';
@@ -30,6 +31,7 @@ export interface Store {
   readonly settings: SettingsRepository;
   readonly transcripts: TranscriptRepository;
   readonly videos: VideoRepository;
+  readonly admins: AdminRepository;
 }
 
 export interface OpenStoreOptions {
@@ -71,6 +73,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions):
     settings: new SettingsRepository(database),
     transcripts: new TranscriptRepository(database, clock),
     videos: new VideoRepository(database, clock),
+    admins: new AdminRepository(database, clock),
   };
 }
 

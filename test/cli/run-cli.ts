@@ -45,6 +45,8 @@ export function cliSandbox(): CliSandbox {
     LOG_LEVEL: 'silent',
     // `serve` would otherwise take the fixed default 9464, which parallel tests would share.
     METRICS_PORT: '0',
+    // Likewise the admin listener's default 8081.
+    ADMIN_PORT: '0',
   };
   const run = (args: string[], extraEnv: Record<string, string> = {}) => runCli(args, { ...env, ...extraEnv }, dir);
   return {

@@ -24,7 +24,7 @@ export async function startServerProcess(
   args: string[] = ['--workers', '1'],
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, [CLI, 'serve', ...args], {
-    env: { PATH: process.env.PATH ?? '', PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH ?? '', PORT: '0', METRICS_PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];

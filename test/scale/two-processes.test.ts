@@ -9,6 +9,7 @@ import { rotateSigningKey } from '../../src/oauth/signing-keys.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
 import { describeIfPostgres, uniqueSchemaName } from '../helpers/postgres.js';
 import { requireRedis } from '../helpers/redis.js';
+import { AdminRepository } from '../../src/store/admins.js';
 import { AuditLog } from '../../src/store/audit-log.js';
 import { CredentialRepository } from '../../src/store/credentials.js';
 import { DirectoryRepository } from '../../src/store/directory.js';
@@ -160,6 +161,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     settings: SettingsRepository,
     transcripts: TranscriptRepository,
     videos: VideoRepository,
+    admins: AdminRepository,
   };
   const readers = new Set([
     'credentials.findUserByEmail', 'credentials.listUsers', 'credentials.listCredentials', 'credentials.findClientForAuth',
@@ -171,6 +173,9 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
   ]);
   // Writes that nothing cached depends on: they announce nothing, by design.
   const bookkeeping = new Set(['credentials.recordClientUse', 'settings.getOrSet', 'videos.saveVideo']);
+  // Admin accounts, sessions and clients: read from the database on every admin request, never cached.
+  for (const m of ['createAdmin', 'renewSetupLink', 'completeSetup', 'createSession', 'endSession', 'recordTotpStep', 'setPendingTotp', 'enableTotp', 'resetTotp', 'assignWorkspace', 'unassignWorkspace', 'createClient', 'revokeClient']) bookkeeping.add(`admins.${m}`);
+  for (const m of ['listAdmins', 'getAdmin', 'findAdminForSignIn', 'findSession', 'pendingTotp', 'assignedWorkspaces', 'administers', 'listClients', 'findClientForAuth']) readers.add(`admins.${m}`);
   // Private helpers (TypeScript keeps them on the prototype).
   const helpers = new Set(['credentials.credential', 'credentials.requireUsable', 'credentials.liveSecrets']);
 

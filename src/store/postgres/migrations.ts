@@ -183,4 +183,49 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
       CREATE INDEX videos_by_test ON videos (test_id, session_id);
     `,
   },
+  {
+    // Admin accounts; see sqlite/migrations.ts version 8.
+    version: 8,
+    sql: `
+      CREATE TABLE admins (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        email TEXT NOT NULL,
+        email_key TEXT COLLATE "C" NOT NULL UNIQUE,
+        role TEXT NOT NULL CHECK (role IN ('operator', 'support', 'account-admin')),
+        password_hash TEXT,
+        totp_secret TEXT,
+        totp_pending_secret TEXT,
+        totp_last_step BIGINT,
+        setup_token_hash TEXT COLLATE "C" UNIQUE,
+        setup_expires_at BIGINT,
+        created_at BIGINT NOT NULL
+      );
+
+      CREATE TABLE admin_sessions (
+        id_hash TEXT COLLATE "C" PRIMARY KEY,
+        admin_id TEXT COLLATE "C" NOT NULL REFERENCES admins (id),
+        csrf_token TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL
+      );
+      CREATE INDEX admin_sessions_by_admin ON admin_sessions (admin_id);
+
+      CREATE TABLE admin_workspaces (
+        admin_id TEXT COLLATE "C" NOT NULL REFERENCES admins (id),
+        workspace_id TEXT COLLATE "C" NOT NULL REFERENCES workspaces (id),
+        assigned_at BIGINT NOT NULL,
+        PRIMARY KEY (admin_id, workspace_id)
+      );
+
+      -- Admin API clients (client credentials): each acts as the admin it belongs to.
+      CREATE TABLE admin_clients (
+        client_id TEXT COLLATE "C" PRIMARY KEY,
+        admin_id TEXT COLLATE "C" NOT NULL REFERENCES admins (id),
+        secret_hash TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        revoked_at BIGINT
+      );
+      CREATE INDEX admin_clients_by_admin ON admin_clients (admin_id);
+    `,
+  },
 ];

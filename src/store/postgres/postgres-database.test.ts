@@ -10,6 +10,7 @@ import { describeSessionDetailsContract } from '../session-details.contract.js';
 import { describeStoreContract } from '../store.contract.js';
 import { describeTranscriptContract } from '../transcripts.contract.js';
 import { describeVideoContract } from '../videos.contract.js';
+import { describeAdminsContract } from '../admins.contract.js';
 import { postgresMigrations } from './migrations.js';
 import { PostgresDatabase } from './postgres-database.js';
 
@@ -34,6 +35,7 @@ await describeIfPostgres('PostgreSQL store', (url) => {
   describeSessionDetailsContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
   describeTranscriptContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
   describeVideoContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
+  describeAdminsContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
 
   const by = { actor: 'test' };
 

@@ -189,6 +189,54 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
     `,
   },
   {
+    // Admin accounts of the admin API and console (issue 17): roles, passwords hashed with
+    // scrypt (the parameters stored with the hash), optional TOTP, one-time setup links (only a
+    // hash is kept), server-side sessions (only a hash of the cookie), the workspaces each
+    // account admin administers, and the admin API's own client credentials.
+    version: 8,
+    sql: `
+      CREATE TABLE admins (
+        id TEXT PRIMARY KEY,
+        email TEXT NOT NULL,
+        email_key TEXT NOT NULL UNIQUE,
+        role TEXT NOT NULL CHECK (role IN ('operator', 'support', 'account-admin')),
+        password_hash TEXT,
+        totp_secret TEXT,
+        totp_pending_secret TEXT,
+        totp_last_step INTEGER,
+        setup_token_hash TEXT UNIQUE,
+        setup_expires_at INTEGER,
+        created_at INTEGER NOT NULL
+      ) STRICT;
+
+      CREATE TABLE admin_sessions (
+        id_hash TEXT PRIMARY KEY,
+        admin_id TEXT NOT NULL REFERENCES admins (id),
+        csrf_token TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX admin_sessions_by_admin ON admin_sessions (admin_id);
+
+      CREATE TABLE admin_workspaces (
+        admin_id TEXT NOT NULL REFERENCES admins (id),
+        workspace_id TEXT NOT NULL REFERENCES workspaces (id),
+        assigned_at INTEGER NOT NULL,
+        PRIMARY KEY (admin_id, workspace_id)
+      ) STRICT, WITHOUT ROWID;
+
+      -- Admin API clients (client credentials): each acts as the admin it belongs to.
+      CREATE TABLE admin_clients (
+        client_id TEXT PRIMARY KEY,
+        admin_id TEXT NOT NULL REFERENCES admins (id),
+        secret_hash TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        revoked_at INTEGER
+      ) STRICT;
+      CREATE INDEX admin_clients_by_admin ON admin_clients (admin_id);
+    `,
+  },
+  {
     // Sessions clustered by status: the table's own order is now the order of a page of one
     // status (the only listing the API serves), so version 2's covering index goes, and with it
     // a second copy of every row that each import had to sort or insert (about a sixth of a

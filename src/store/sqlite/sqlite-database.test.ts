@@ -9,6 +9,7 @@ import { describeSessionDetailsContract } from '../session-details.contract.js';
 import { describeStoreContract } from '../store.contract.js';
 import { describeTranscriptContract } from '../transcripts.contract.js';
 import { describeVideoContract } from '../videos.contract.js';
+import { describeAdminsContract } from '../admins.contract.js';
 import { sqliteMigrations } from './migrations.js';
 
 // A real file (not :memory:) so WAL mode and the file-backed paths are what gets tested.
@@ -20,6 +21,7 @@ describeStoreContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `
 describeSessionDetailsContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `details-${++n}.db`), clock, announce));
 describeTranscriptContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 describeVideoContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
+describeAdminsContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 
 describe('SQLite migrations 2 and 9', () => {
   it('count the sessions a version-1 database already holds, per test and status, and keep them all', async () => {

@@ -1,0 +1,191 @@
+/**
+ * The admin API as the console calls it: one function per route, every path written once.
+ * Routes and shapes: docs/ADMIN-API.md (and the listener's /admin/api/openapi.json).
+ */
+import { del, get, post, put, query } from './api.js';
+import type { AdminRole } from './session.js';
+
+export const ADMIN_API = '/admin/api';
+
+export interface AdminView {
+  id: string;
+  email: string;
+  role: AdminRole;
+  passwordSet: boolean;
+  totpEnabled: boolean;
+  createdAt: string;
+}
+
+export interface Me {
+  admin: AdminView;
+  /** The workspaces an account admin administers. */
+  workspaces: string[];
+  csrfToken: string | null;
+}
+
+export const adminApi = {
+  me: () => get<Me>(`${ADMIN_API}/me`),
+  signIn: (body: { email: string; password: string; totpCode?: string }) => post<Me>(`${ADMIN_API}/sign-in`, body),
+  signOut: () => post<void>(`${ADMIN_API}/sign-out`),
+  setup: (body: { token: string; password: string }) => post<AdminView>(`${ADMIN_API}/setup`, body),
+  startTotp: () => post<{ secret: string; uri: string }>(`${ADMIN_API}/me/totp`),
+  confirmTotp: (code: string) => post<{ totpEnabled: true }>(`${ADMIN_API}/me/totp/confirm`, { code }),
+};
+
+export interface Workspace {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+export interface Member {
+  workspaceId: string;
+  email: string;
+  addedAt: string;
+}
+export interface ApiUser {
+  id: string;
+  email: string;
+  status: 'active' | 'disabled';
+  createdAt: string;
+}
+export interface Credential {
+  clientId: string;
+  email: string;
+  userId: string;
+  status: 'active' | 'revoked';
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  activeSecrets: number;
+}
+/** What the API user needs with a new secret: where to get tokens, and from which server. */
+export interface WhereToUse {
+  authorizationServerId: string;
+  tokenUrl: string;
+  defaultTokenUrl?: string;
+  baseUrl?: string;
+}
+export type IssuedCredential = WhereToUse & { clientId: string; clientSecret: string; email: string; createdAt: string };
+export interface RotatedCredential {
+  clientId: string;
+  clientSecret: string;
+  email: string;
+  rotatedAt: string;
+  previousSecretExpiresAt: string;
+}
+/** What kind of research a test is. */
+export const PRODUCT_TYPES = ['SURVEY', 'LIVE_CONVERSATION', 'NON_THINK_OUT_LOUD', 'THINK_OUT_LOUD'] as const;
+export type ProductType = (typeof PRODUCT_TYPES)[number];
+
+export interface Test {
+  id: string;
+  workspaceId: string;
+  title: string;
+  productType: string;
+  createdAt: string;
+  sessionCount: number;
+  /** Sessions of each status (the Results API lists COMPLETE ones only). */
+  sessionsByStatus?: Record<string, number>;
+}
+export interface Session {
+  sessionId: string;
+  testId: string;
+  audienceId: string | null;
+  status: string;
+  startTime: string;
+  finishTime: string | null;
+}
+export type SessionRow = Omit<Session, 'testId'>;
+export interface SessionPage {
+  sessions: SessionRow[];
+  /** Sessions matching the filter, on every page. */
+  totalCount: number;
+}
+export interface ImportReport {
+  testId: string;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+/** A refused import's problem: `detail` says how many lines were bad; `errors` lists them, `line N: problem`, one each. */
+export interface RefusedImport {
+  detail: string;
+  errors: string[];
+}
+export interface SigningKey {
+  kid: string;
+  alg: string;
+  createdAt: string;
+  retiredAt: string | null;
+  /** active: signs new tokens; published: retired, still in the JWKS for tokens it signed; expired. */
+  state: 'active' | 'published' | 'expired';
+  publishedUntil: string | null;
+}
+export interface AuditEvent {
+  id: number;
+  at: string;
+  actor: string;
+  action: string;
+  subject: string;
+  details: Record<string, unknown>;
+}
+export interface AuditFilter {
+  since?: string;
+  action?: string;
+  actor?: string;
+  subject?: string;
+  limit?: number;
+}
+
+const enc = encodeURIComponent;
+
+export const workspacesApi = {
+  list: () => get<Workspace[]>(`${ADMIN_API}/workspaces`),
+  create: (name: string) => post<Workspace>(`${ADMIN_API}/workspaces`, { name }),
+  members: (id: string) => get<Member[]>(`${ADMIN_API}/workspaces/${enc(id)}/members`),
+  addMember: (id: string, email: string) => post<Member>(`${ADMIN_API}/workspaces/${enc(id)}/members`, { email }),
+  removeMember: (id: string, email: string) => del<void>(`${ADMIN_API}/workspaces/${enc(id)}/members/${enc(email)}`),
+};
+
+export const usersApi = {
+  list: () => get<ApiUser[]>(`${ADMIN_API}/users`),
+  create: (email: string) => post<ApiUser>(`${ADMIN_API}/users`, { email }),
+  setStatus: (email: string, status: 'active' | 'disabled') => post<ApiUser>(`${ADMIN_API}/users/${enc(email)}/${status === 'active' ? 'enable' : 'disable'}`),
+};
+
+export const credentialsApi = {
+  list: (email?: string) => get<Credential[]>(`${ADMIN_API}/credentials${query({ email })}`),
+  issue: (email: string) => post<IssuedCredential>(`${ADMIN_API}/credentials`, { email }),
+  rotate: (clientId: string) => post<RotatedCredential>(`${ADMIN_API}/credentials/${enc(clientId)}/rotate`),
+  retirePrevious: (clientId: string) => post<Credential & { retired: number }>(`${ADMIN_API}/credentials/${enc(clientId)}/retire-previous`),
+  revoke: (clientId: string) => post<Credential & { alreadyRevoked: boolean }>(`${ADMIN_API}/credentials/${enc(clientId)}/revoke`),
+};
+
+export const testsApi = {
+  list: (workspaceId: string) => get<Test[]>(`${ADMIN_API}/workspaces/${enc(workspaceId)}/tests`),
+  create: (workspaceId: string, body: { title: string; productType: ProductType }) => post<Test>(`${ADMIN_API}/workspaces/${enc(workspaceId)}/tests`, body),
+  get: (id: string) => get<Test>(`${ADMIN_API}/tests/${enc(id)}`),
+  sessions: (id: string, params: { status?: string; limit: number; offset: number }) =>
+    get<SessionPage>(`${ADMIN_API}/tests/${enc(id)}/sessions${query(params)}`),
+  importUrl: (id: string) => `${ADMIN_API}/tests/${enc(id)}/sessions/import`,
+};
+
+export const keysApi = {
+  list: () => get<SigningKey[]>(`${ADMIN_API}/keys`),
+  rotate: () => post<SigningKey & { previous: SigningKey | null }>(`${ADMIN_API}/keys/rotate`),
+};
+
+export const auditApi = {
+  list: (filter: AuditFilter) => get<AuditEvent[]>(`${ADMIN_API}/audit${query({ ...filter })}`),
+};
+
+export type ListedAdmin = AdminView & { workspaces: string[] };
+export type AdminSetupLink = AdminView & { setupLink: string; setupLinkExpiresAt: string };
+
+export const adminsApi = {
+  list: () => get<ListedAdmin[]>(`${ADMIN_API}/admins`),
+  create: (email: string, role: AdminRole) => post<AdminSetupLink>(`${ADMIN_API}/admins`, { email, role }),
+  newSetupLink: (adminId: string) => post<AdminSetupLink>(`${ADMIN_API}/admins/${enc(adminId)}/setup-link`),
+  assign: (adminId: string, workspaceId: string) => put<ListedAdmin>(`${ADMIN_API}/admins/${enc(adminId)}/workspaces/${enc(workspaceId)}`, {}),
+  unassign: (adminId: string, workspaceId: string) => del<ListedAdmin>(`${ADMIN_API}/admins/${enc(adminId)}/workspaces/${enc(workspaceId)}`),
+};

@@ -1,0 +1,26 @@
+import { Secret, TOTP } from 'otpauth';
+
+/** RFC 6238 TOTP as every authenticator app reads it: SHA-1, 6 digits, 30-second steps. */
+const PERIOD_SECONDS = 30;
+const ISSUER = 'results-api admin';
+
+const totpOf = (secret: string, email: string) =>
+  new TOTP({ issuer: ISSUER, label: email, algorithm: 'SHA1', digits: 6, period: PERIOD_SECONDS, secret: Secret.fromBase32(secret) });
+
+/** A new 160-bit secret (RFC 4226's recommended length) and the otpauth:// URI apps scan. */
+export function newTotpSecret(email: string): { secret: string; uri: string } {
+  const secret = new Secret({ size: 20 }).base32;
+  return { secret, uri: totpOf(secret, email).toString() };
+}
+
+/**
+ * The time step a code belongs to, if it is the code of the current step or one either side
+ * (a phone's clock drifts); null otherwise. The caller refuses a step already used (RFC 6238 §5.2).
+ */
+export function acceptedTotpStep(secret: string, email: string, code: string, now: number): number | null {
+  const delta = totpOf(secret, email).validate({ token: code, timestamp: now, window: 1 });
+  return delta === null ? null : Math.floor(now / 1000 / PERIOD_SECONDS) + delta;
+}
+
+/** The code of the step `now` falls in (tests, and nothing else, compute codes). */
+export const totpCode = (secret: string, now: number): string => totpOf(secret, 'x').generate({ timestamp: now });

@@ -1,0 +1,103 @@
+/**
+ * Chromium (Debian's package, driven by playwright-core) for the admin console's suites: one
+ * page that records console errors, CSP violations, failed and off-host requests; axe-core
+ * run inside the page; screenshots into test-artifacts/admin-console/.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const haveChromium = existsSync(CHROMIUM);
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+export const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/admin-console/', import.meta.url));
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface ConsoleBrowser {
+  page: Page;
+  /** Console errors (CSP violations among them), uncaught exceptions, failed or off-host requests. */
+  problems: string[];
+  screenshot(name: string): Promise<void>;
+  /** axe-core's serious and critical violations on the page as it is now (WCAG 2.1 AA rules and best practices). */
+  accessibilityViolations(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export async function openConsoleBrowser(origin: string): Promise<ConsoleBrowser> {
+  const profile = mkdtempSync(join(tmpdir(), 'results-api-console-'));
+  let context: BrowserContext;
+  try {
+    // A laptop screen; the clipboard permission lets the copy buttons be tested.
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      headless: true,
+      viewport: { width: 1366, height: 768 },
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+  } catch (err) {
+    rmSync(profile, { recursive: true, force: true });
+    throw err;
+  }
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(15_000);
+  const problems: string[] = [];
+  const host = new URL(origin).host;
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    // The admin API's refusals (401 before sign-in, a 400 naming a bad line) are answers the
+    // console shows; Chromium logs each as an error. Anything else (a CSP violation) is a problem.
+    const { url } = message.location();
+    if (/status of 4\d\d/.test(message.text()) && new URL(url, origin).pathname.startsWith('/admin/api/')) return;
+    problems.push(`console: ${message.text()} (${url})`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${String(error)}`));
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.host !== host) problems.push(`off-host request: ${request.url()}`);
+  });
+  page.on('requestfailed', (request) => problems.push(`failed request: ${request.url()}: ${request.failure()?.errorText}`));
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return {
+    page,
+    problems,
+    screenshot: async (name) => {
+      await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+    },
+    accessibilityViolations: async () => {
+      // Evaluated through the DevTools protocol, not as a <script>: the console's CSP allows no inline script.
+      await page.evaluate(AXE_SOURCE);
+      const violations = await page.evaluate(async () => {
+        const axe = (globalThis as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+        const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+        return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+      });
+      return violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.impact} ${v.id} (${v.help}): ${v.targets.join(', ')}`);
+    },
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
