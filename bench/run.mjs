@@ -28,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { layoutOf, singleTestLayout } from './lib/data.mjs';
 import { runDetails } from './lib/details-scenario.mjs';
 import { runExport } from './lib/export-scenario.mjs';
+import { runClipBench } from './lib/clip-scenario.mjs';
 import { runImport } from './lib/import-scenario.mjs';
 import { runVideoDownload } from './lib/video-scenario.mjs';
 import { killAllNow, stopAll } from './lib/processes.mjs';
@@ -62,6 +63,7 @@ const PROFILES = {
     exportTimeoutSeconds: 600,
     detailsSessions: 10_000,
     detailsGrowFactor: 10,
+    clip: { sourceSeconds: 60, size: '1280x720', startMs: 10_000, endMs: 25_000, rounds: 3 },
     watchdogSeconds: 45 * 60,
   },
   smoke: {
@@ -85,6 +87,7 @@ const PROFILES = {
     exportTimeoutSeconds: 60,
     detailsSessions: 300,
     detailsGrowFactor: 3,
+    clip: { sourceSeconds: 4, size: '320x240', startMs: 1000, endMs: 3000, rounds: 1 },
     watchdogSeconds: 3 * 60,
   },
 };
@@ -92,7 +95,7 @@ const PROFILES = {
 const USAGE = `usage: node bench/run.mjs [options]
   --smoke          tiny data, 1 s runs, no warm-up: proves the harness works (~30 s)
   --out DIR        where the JSON goes (default bench/results, bench/results/smoke with --smoke)
-  --only ID,ID     only these scenarios (e.g. list.offset10k, import.sessions, export.sessions, video.download, details.fetch); writes *-partial.json
+  --only ID,ID     only these scenarios (e.g. list.offset10k, import.sessions, export.sessions, video.download, details.fetch, clip.generate); writes *-partial.json
   --cpu-prof       profile the SQLite server (node --cpu-prof) and print where its time went
   --duration S     seconds per measured run (default 10)
   --log-level L    the servers' LOG_LEVEL (default warn)
@@ -336,6 +339,11 @@ async function main() {
     if (wanted('video.download')) {
       report.videoDownload = await runVideoDownload({ cli: CLI, cwd: ROOT, work, logLevel: opts.logLevel, megabytes: p.videoMegabytes, runs: p.videoRuns, log });
       log(`video.download: ${report.videoDownload.oursMbPerSec} MB/s through the signed link, ${report.videoDownload.plainMbPerSec} MB/s plain`);
+    }
+
+    if (wanted('clip.generate')) {
+      report.clip = await runClipBench({ cli: CLI, cwd: ROOT, work, logLevel: opts.logLevel, log, shape: p.clip });
+      log(`clip: ${report.clip.error ?? `ffmpeg alone ${report.clip.ffmpegAloneMs.median} ms, as a job ${report.clip.jobMs.median} ms`}`);
     }
 
     const { targets, data } = await seedAll({ p, dist, work, pgUrl, schemas });

@@ -22,6 +22,10 @@ import { registerAuthorizationServers } from './oauth/routes.js';
 import type { KeyRing } from './oauth/signing-keys.js';
 import { registerDetailsRoutes } from './details/routes.js';
 import { registerLegacyRoutes } from './legacy/routes.js';
+import { registerClipRoutes } from './clips/routes.js';
+import { registerReelRoutes } from './clips/reel-routes.js';
+import { registerLegacyClipRoutes } from './clips/legacy-routes.js';
+import { registerPlayerRoute } from './clips/player.js';
 import { registerResultsRoutes } from './results/routes.js';
 import { registerTranscriptRoutes } from './transcripts/routes.js';
 import type { SessionPageReader } from './results/session-pages.js';
@@ -107,6 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const media = deps.media ?? (await openMediaStorage(deps.config.media, { settings: deps.store.settings, baseUrl: deps.config.baseUrl, clock: deps.clock }));
   if (!deps.media) app.addHook('onClose', async () => media.close());
   registerMediaLinkRoute(app, { ...media, clock: deps.clock });
+  registerPlayerRoute(app, { store: deps.store, ...media });
 
   await app.register(async (api) => {
     registerApiGuard(api, { ...deps, rateLimit: deps.config.rateLimit });
@@ -115,6 +120,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerDetailsRoutes(api, deps);
     registerTranscriptRoutes(api, { reads: deps.reads, transcripts: deps.store.transcripts });
     registerVideoDownloadUrl(api, { ...deps, media });
+    registerClipRoutes(api, { ...deps, media });
+    registerReelRoutes(api, { ...deps, media });
+    registerLegacyClipRoutes(api, { ...deps, media });
   });
 
   return app;

@@ -79,6 +79,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ ADMIN_PORT: 'off' }).admin).toBeUndefined();
   });
 
+  it('runs one background job per process under a 30 s lease by default; JOB_CONCURRENCY=0 runs none', () => {
+    expect(loadConfig({})).toMatchObject({ jobConcurrency: 1, jobLeaseSeconds: 30 });
+    expect(loadConfig({ JOB_CONCURRENCY: '0', JOB_LEASE_SECONDS: '5' })).toMatchObject({ jobConcurrency: 0, jobLeaseSeconds: 5 });
+    expect(() => loadConfig({ JOB_CONCURRENCY: 'two' })).toThrow('JOB_CONCURRENCY must be an integer from 0 to 64 (got "two")');
+    expect(() => loadConfig({ JOB_CONCURRENCY: '65' })).toThrow('JOB_CONCURRENCY must be an integer from 0 to 64 (got 65)');
+    // A lease shorter than two seconds would expire between heartbeats on a busy machine.
+    expect(() => loadConfig({ JOB_LEASE_SECONDS: '1' })).toThrow('JOB_LEASE_SECONDS must be an integer from 2 to 3600 (got 1)');
+  });
+
   it('bounds connections: header, request, idle and keep-alive times, and connections per address', () => {
     expect(loadConfig({}).connections).toEqual({
       headersTimeoutSeconds: 10,

@@ -78,6 +78,10 @@ export interface Config {
   readonly metrics: MetricsListenerConfig | undefined;
   /** Where session videos and their derived media are kept (MEDIA_URL). */
   readonly media: MediaConfig;
+  /** Background jobs (clips, reels) this server process runs at once; 0: it runs none. */
+  readonly jobConcurrency: number;
+  /** How long a claimed job stays its runner's without a heartbeat: a killed process's job is picked up after this. */
+  readonly jobLeaseSeconds: number;
   /** The admin listener (admin API and console); undefined when ADMIN_PORT=off. */
   readonly admin: AdminListenerConfig | undefined;
 }
@@ -356,5 +360,7 @@ export function loadConfig(env: Env = process.env, terminal = false): Config {
     metrics,
     admin: adminListener(env, port, metrics?.port),
     media: mediaConfig(env),
+    jobConcurrency: integer(env, 'JOB_CONCURRENCY', 1, 0, 64),
+    jobLeaseSeconds: integer(env, 'JOB_LEASE_SECONDS', 30, 2, 3600),
   });
 }

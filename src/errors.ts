@@ -175,6 +175,8 @@ export const apiErrors = {
     new ApiProblem('link-refused', 'This link is invalid or has expired; ask the API for a new one.', { internal }),
   mediaGone: (internal: string) => new ApiProblem('not-found', 'This file no longer exists; ask the API for a new link.', { internal }),
   rangeNotSatisfiable: (size: number) => new ApiProblem('range-not-satisfiable', `The requested range lies outside the ${size} bytes of the file.`),
+  clipNotFound: (internal: string) => new ApiProblem('not-found', 'Clip not found', { internal }),
+  reelNotFound: (internal: string) => new ApiProblem('not-found', 'Highlight reel not found', { internal }),
   routeNotFound: (method: string, url: string) =>
     new ApiProblem('not-found', `No endpoint answers ${method} ${truncate(pathOf(url))}.`),
   methodNotAllowed: (method: string, url: string, allowed: readonly string[]) =>

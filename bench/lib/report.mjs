@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
+import { clipLine } from './clip-scenario.mjs';
 
 /** The issue's targets. `higher`: the value must be at least the target; `lower`: at most. */
 export const TARGETS = [
@@ -191,6 +192,7 @@ export function formatTables(report) {
   if (report.import) lines.push(importLine(report.import));
   if (report.videoDownload) lines.push(videoDownloadLine(report.videoDownload));
   for (const [store, e] of Object.entries(report.export ?? {})) lines.push(exportLine(store, e));
+  if (report.clip) lines.push(clipLine(report.clip));
   for (const [name, d] of Object.entries(report.data)) lines.push(seedLine(name, d));
   if (report.details) lines.push('', ...detailsLines(report.details));
   const ratioRows = report.ratios.map((r) => [

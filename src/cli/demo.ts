@@ -7,6 +7,7 @@ import { emailKey } from '../store/email.js';
 import type { Actor, SessionInput, TestPlan } from '../store/store.js';
 import { demoTranscripts } from '../transcripts/demo-transcripts.js';
 import { seedDemoVideo } from '../media/demo-video.js';
+import { seedDemoClipAndReel } from '../clips/demo-clips.js';
 import { withRuntime } from './context.js';
 import { SECRET_SHOWN_ONCE, secretLines } from './credentials.js';
 import { checkDemoServer, demoUrls, parseServerUrl, type DemoUrls } from './demo-server.js';
@@ -135,6 +136,7 @@ async function seedDemo(rt: Runtime, by: Actor, urls: DemoUrls): Promise<DemoRes
   await store.sessions.importSessions(test.id, withDemoDetails(demoSessions(), DEMO_TEST_PLAN), by);
   await store.transcripts.importTranscripts(test.id, demoTranscripts(DEMO_TEST_PLAN, demoSessions()), by);
   if (!(await seedDemoVideo(rt, demoVideoSessionId(), by))) process.stderr.write('warning: ffmpeg is not installed, so the demo session has no video (apt-get install ffmpeg)\n');
+  await seedDemoClipAndReel(rt, demoVideoSessionId(), by);
 
   // The secret of an earlier run is not stored anywhere, so the only way to print one that
   // works is to replace the credential.

@@ -3,6 +3,9 @@ import { Command } from 'commander';
 import { PACKAGE_VERSION } from '../version.js';
 import { registerAdmins } from './admins.js';
 import { registerAudit } from './audit.js';
+import { registerClips } from './clips.js';
+import { registerJobs } from './jobs.js';
+import { registerReels } from './reels.js';
 import { registerCredentials } from './credentials.js';
 import { registerDemo } from './demo.js';
 import { registerKeys } from './keys.js';
@@ -38,6 +41,9 @@ const nouns: ReadonlyArray<(program: Command) => void> = [
   registerKeys,
   registerAudit,
   registerAdmins,
+  registerClips,
+  registerReels,
+  registerJobs,
 ];
 
 function buildProgram(): Command {

@@ -20,7 +20,7 @@ export const TAG_DESCRIPTIONS: { name: string; description: string }[] = [
   {
     name: TAG.videoData,
     description:
-      "Results (v2): a session's transcript (WebVTT) and video: expiring download links, and the signed links themselves (Range supported).",
+      "Results (v2): a session's transcript (WebVTT), video and clips, a test's highlight reels: expiring download links (a clip's once it is cut), and the signed links themselves (Range supported).",
   },
   {
     name: TAG.legacy,

@@ -15,6 +15,8 @@ describe('isDatabaseUnavailable', () => {
     ['pg: pool timeout', new Error('timeout exceeded when trying to connect')],
     ['several addresses refused', new AggregateError([withCode('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED')], '')],
     ['wrapped', new Error('query failed', { cause: withCode('connect ECONNREFUSED', 'ECONNREFUSED') })],
+    ['sqlite: locked past busy_timeout', withCode('database is locked', 'SQLITE_BUSY')],
+    ['sqlite: closed under the request (shutting down)', new TypeError('The database connection is not open')],
   ])('%s: unavailable', (_name, err) => {
     expect(isDatabaseUnavailable(err)).toBe(true);
   });
@@ -23,6 +25,7 @@ describe('isDatabaseUnavailable', () => {
     ['a constraint violation', withCode('duplicate key value violates unique constraint', '23505')],
     ['a syntax error', withCode('syntax error at or near "SELEC"', '42601')],
     ['a plain fault', new TypeError('cannot read properties of undefined')],
+    ['sqlite: a constraint violation', withCode('UNIQUE constraint failed: users.email_key', 'SQLITE_CONSTRAINT_UNIQUE')],
     ['not an error', 'ECONNREFUSED'],
   ])('%s: not unavailable (a fault, 500)', (_name, err) => {
     expect(isDatabaseUnavailable(err)).toBe(false);

@@ -48,6 +48,28 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly jobsRunning = new Gauge({
+    name: 'jobs_running',
+    help: 'Background jobs (clips, reels) this process is running now, by kind.',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+  readonly jobAttempts = new Histogram({
+    name: 'job_attempt_duration_seconds',
+    help: 'Background job attempts by kind and outcome (done, retry, error, lost_lease, released), with their duration.',
+    labelNames: ['kind', 'outcome'] as const,
+    buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers: [this.registry],
+  });
+  /** Feeds the job metrics; hand it to the JobRunner. */
+  readonly jobObserver = {
+    started: (kind: string) => this.jobsRunning.inc({ kind }),
+    finished: (kind: string, outcome: string, seconds: number) => {
+      this.jobsRunning.dec({ kind });
+      this.jobAttempts.observe({ kind, outcome }, seconds);
+    },
+  };
+
   constructor(poolStats?: () => PoolStats | undefined) {
     collectDefaultMetrics({ register: this.registry });
     if (poolStats) {

@@ -7,6 +7,8 @@ import { MemoryRateLimiter } from '../http/rate-limiter.js';
 import { Metrics } from '../ops/metrics.js';
 import { listenForMetrics, type MetricsListener } from '../ops/metrics-listener.js';
 import { openRuntime } from '../runtime.js';
+import { startJobRunner } from '../jobs/start-job-runner.js';
+import type { JobRunner } from '../jobs/job-runner.js';
 import { PrimaryRateLimiter, answerMetricsRequests } from './cluster-ipc.js';
 
 /**
@@ -30,6 +32,7 @@ export async function runServer(config: Config): Promise<void> {
   runtime.feed.subscribe((change) => metrics.changesHeard.inc({ topic: change.topic }));
   let metricsListener: MetricsListener | undefined;
   let adminApp: Awaited<ReturnType<typeof listenForAdmin>>;
+  let jobRunner: JobRunner | undefined;
   try {
     app = await buildApp({ ...runtime, metrics });
     if (!inCluster && config.metrics) {
@@ -43,6 +46,7 @@ export async function runServer(config: Config): Promise<void> {
       { address, authUrl: config.authUrl, baseUrl: config.baseUrl, authorizationServerId },
       `results-api listening on ${address}: API reference ${address}/docs, auth_url ${config.authUrl} (servers default and ${authorizationServerId}), base_url ${config.baseUrl}`,
     );
+    jobRunner = startJobRunner(runtime, metrics, app.log);
   } catch (err) {
     await metricsListener?.close();
     await adminApp?.close();
@@ -64,6 +68,8 @@ export async function runServer(config: Config): Promise<void> {
     server.log.info({ signal }, 'shutting down');
     void (async () => {
       try {
+        // Jobs first: a running one is handed back at once for another process to take.
+        await jobRunner?.stop();
         await server.close();
         await adminApp?.close();
         await metricsListener?.close();

@@ -33,6 +33,11 @@ export const AUDIT_ACTIONS = [
   'admin.unassign',
   'admin_client.create',
   'admin_client.revoke',
+  'job.fail',
+  'clip.create',
+  'clip.retry',
+  'reel.create',
+  'reel.retry',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

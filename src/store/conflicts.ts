@@ -1,6 +1,6 @@
 import { isoTime } from '../results/iso-time.js';
 
-export type ConflictCode = 'duplicate' | 'not_found' | 'revoked' | 'foreign_session' | 'secret_in_grace';
+export type ConflictCode = 'duplicate' | 'not_found' | 'revoked' | 'foreign_session' | 'secret_in_grace' | 'out_of_range';
 
 /** A repository operation refused for a reason the caller can act on (not a fault). */
 export class StoreConflictError extends Error {
@@ -42,4 +42,12 @@ export const conflict = {
   foreignSession: (sessionId: string) => new StoreConflictError('foreign_session', `session ${sessionId} belongs to another test`),
   noSessionInTest: (sessionId: string, testId: string) =>
     new StoreConflictError('not_found', `test ${testId} has no session ${sessionId} (import the session first)`),
+  noVideo: (sessionId: string) =>
+    new StoreConflictError('not_found', `session ${sessionId} has no video (import one with: results-api videos import --session ${sessionId} FILE)`),
+  noClip: (clipId: string) => new StoreConflictError('not_found', `no clip with id ${clipId}`),
+  clipOfAnotherTest: (clipId: string, testId: string) =>
+    new StoreConflictError('foreign_session', `clip ${clipId} is of a session of another test than ${testId}`),
+  clipListedTwice: (clipId: string) => new StoreConflictError('duplicate', `clip ${clipId} is listed twice`),
+  clipOutsideVideo: (endMs: number, durationMs: number) =>
+    new StoreConflictError('out_of_range', `the clip must end within the video: --end-ms ${endMs} is past its end at ${durationMs} ms`),
 };

@@ -6,7 +6,10 @@ import { AdminRepository } from './admins.js';
 import { AuditLog } from './audit-log.js';
 import { CredentialRepository } from './credentials.js';
 import type { Announce, Database } from './database.js';
+import { ClipRepository } from './clips.js';
 import { DirectoryRepository } from './directory.js';
+import { JobRepository } from './jobs.js';
+import { ReelRepository } from './reels.js';
 import type { PostgresOptions } from './postgres/postgres-database.js';
 import { SessionDetailsRepository } from './session-details.js';
 import { SessionRepository, type SessionBulkWriter } from './sessions.js';
@@ -32,6 +35,9 @@ export interface Store {
   readonly transcripts: TranscriptRepository;
   readonly videos: VideoRepository;
   readonly admins: AdminRepository;
+  readonly jobs: JobRepository;
+  readonly clips: ClipRepository;
+  readonly reels: ReelRepository;
 }
 
 export interface OpenStoreOptions {
@@ -74,6 +80,9 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions):
     transcripts: new TranscriptRepository(database, clock),
     videos: new VideoRepository(database, clock),
     admins: new AdminRepository(database, clock),
+    jobs: new JobRepository(database, clock),
+    clips: new ClipRepository(database, clock),
+    reels: new ReelRepository(database, clock),
   };
 }
 

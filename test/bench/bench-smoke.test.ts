@@ -45,6 +45,7 @@ interface Report {
   scenarios: Record<string, { runs: Run[] }>;
   import: { sessions: number; sessionsPerSec: number | null; error?: string };
   export: Record<string, { sessions: number; expected: number; sessionsPerSec: number | null; exporterPeakRssMb: number; error?: string }>;
+  clip: { rounds: number; ffmpegAloneMs: { median: number }; jobMs: { median: number }; error?: string };
   ratios: { id: string; pass: boolean }[];
   videoDownload: { fileMb: number; oursMbPerSec: number; plainMbPerSec: number; ratio: number };
   details: { data: { sessions: number }; scenarios: Record<string, Run> };
@@ -83,6 +84,8 @@ describe('benchmark harness, smoke mode', () => {
       expect(report.mode).toBe('smoke');
       expect(report.machine).toMatchObject({ cpuModel: expect.any(String), cores: expect.any(Number), nodeVersion: process.version });
       expect(Object.keys(report.scenarios).sort()).toEqual([...SCENARIOS].sort());
+      expect(report.clip.error, 'clip.generate').toBeUndefined();
+      expect(report.clip).toMatchObject({ rounds: 1, ffmpegAloneMs: { median: expect.any(Number) }, jobMs: { median: expect.any(Number) } });
       for (const id of SCENARIOS) {
         const runs = report.scenarios[id]!.runs;
         expect(runs, id).toHaveLength(1);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { demoVideoSessionId } from '../../src/cli/demo.js';
+import { seedDemoClipAndReel } from '../../src/clips/demo-clips.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/net.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
@@ -155,6 +156,14 @@ describe('results-api demo', () => {
     const transcribed = new Set(demoTranscripts(DEMO_TEST_PLAN, demoSessions()).map((x) => x.sessionId));
     const silent = demoSessions().find((x) => x.status === 'COMPLETE' && !transcribed.has(x.sessionId))!;
     expect((await transcript(silent.sessionId)).status).toBe(404);
+  });
+
+  it.skipIf(!hasFfmpeg())('seeds a clip of the demo video and a highlight reel of it, once', async () => {
+    // What a second `demo` does to them (running the command again would revoke the credential the other tests use).
+    await seedDemoClipAndReel(t.runtime, demoVideoSessionId(), { actor: 'test' });
+    const clips = await t.runtime.store.clips.listClips(demoVideoSessionId());
+    expect(clips).toMatchObject([{ startMs: 0, endMs: 3000, status: 'GENERATING' }]);
+    expect(await t.runtime.store.reels.listReels(demo.testId)).toMatchObject([{ clipIds: [clips[0]!.id] }]);
   });
 
   it.skipIf(!hasFfmpeg())('seeds a short generated video for one session, which the API links to', async () => {

@@ -123,6 +123,8 @@ describe.skipIf(missing !== undefined && !IN_CI)('the Python client', { timeout:
     let detailsTestId: string;
     /** What the TypeScript SDK answers for it, which the Python client must answer alike. */
     let fromTypeScript: { pairs: unknown[]; qxScores: unknown };
+    let clip: { id: string };
+    let reel: { id: string };
 
     beforeAll(async () => {
       t = await startTestApp();
@@ -131,6 +133,8 @@ describe.skipIf(missing !== undefined && !IN_CI)('the Python client', { timeout:
       try {
         const video = await makeVideo(videos, 'session.mp4', { seconds: 1 });
         await importVideo({ ...t.runtime.store, storage: t.runtime.media.storage }, { sessionId: s.sessions[0]!.sessionId, file: video }, storeActor);
+        clip = await t.runtime.store.clips.createClip({ sessionId: s.sessions[0]!.sessionId, startMs: 0, endMs: 500, name: 'Python' }, storeActor);
+        reel = await t.runtime.store.reels.createReel({ testId: s.testId, name: 'Python reel', clipIds: [clip.id] }, storeActor);
       } finally {
         rmSync(videos, { recursive: true, force: true });
       }
@@ -173,8 +177,10 @@ describe.skipIf(missing !== undefined && !IN_CI)('the Python client', { timeout:
         RESULTS_API_LIVE_TRANSCRIPT: TRANSCRIPT,
         RESULTS_API_LIVE_DETAILS_TEST_ID: detailsTestId,
         RESULTS_API_LIVE_DETAILS: JSON.stringify(fromTypeScript),
+        RESULTS_API_LIVE_CLIP: clip.id,
+        RESULTS_API_LIVE_REEL: reel.id,
       });
-      expectAllPassed(run, 18);
+      expectAllPassed(run, 19);
     });
   });
 });

@@ -134,7 +134,36 @@ beforeAll(async () => {
   } finally {
     rmSync(videoDir, { recursive: true, force: true });
   }
+  clips = await seedClips();
 });
+
+/** A session video with a clip in the caller's workspace and another in a foreign one (no bytes: the clips stay GENERATING). */
+async function seedClips() {
+  const video = (sessionId: string) => ({
+    sessionId, objectKey: `videos/${sessionId}.mp4`, posterKey: null, contentSha256: '0'.repeat(64), contentType: 'video/mp4',
+    sizeBytes: 1000, durationMs: 60_000, width: 1280, height: 720, hasAudio: true,
+    regions: { screen: { topLeftPoint: { x: 0, y: 0 }, widthPx: 1280, heightPx: 720 } },
+  });
+  const sessionId = plannedStored[0]!.sessionId;
+  const foreignSessionId = foreign.sessions[0]!.sessionId;
+  for (const id of [sessionId, foreignSessionId]) await t.runtime.store.videos.saveVideo(video(id), storeActor);
+  const clip = await t.runtime.store.clips.createClip({ sessionId, startMs: 1000, endMs: 9000, name: 'Clip #1', description: 'Hesitates at checkout' }, storeActor);
+  const foreignClip = await t.runtime.store.clips.createClip({ sessionId: foreignSessionId, startMs: 0, endMs: 5000, name: 'Theirs' }, storeActor);
+  const reel = await t.runtime.store.reels.createReel({ testId: plannedTestId, name: 'Checkout highlights', clipIds: [clip.id] }, storeActor);
+  const foreignReel = await t.runtime.store.reels.createReel({ testId: foreignTestId, name: 'Theirs', clipIds: [foreignClip.id] }, storeActor);
+  const burners = [0, 1, 2, 3].map(async () => mintToken(t, await seedClient(t.runtime), 'B'));
+  return {
+    sessionId, foreignSessionId, clipId: clip.id, foreignClipId: foreignClip.id, reelId: reel.id, foreignReelId: foreignReel.id,
+    reelToken: reel.token, foreignReelToken: foreignReel.token, burners: await Promise.all(burners),
+  };
+}
+let clips: Awaited<ReturnType<typeof seedClips>>;
+const clipsOf = (sessionId: string, headers: Record<string, string> = bearer(token)) => fetch(`${t.url}/api/v2/sessionResults/${sessionId}/clips`, { headers });
+const clipOf = (sessionId: string, clipId: string, headers: Record<string, string> = bearer(token)) =>
+  fetch(`${t.url}/api/v2/sessionResults/${sessionId}/clips/${clipId}`, { headers });
+const reelsOf = (testId: string, headers: Record<string, string> = bearer(token)) => fetch(`${t.url}/api/v2/testResults/${testId}/highlightreels`, { headers });
+const reelOf = (testId: string, reelId: string, headers: Record<string, string> = bearer(token)) =>
+  fetch(`${t.url}/api/v2/testResults/${testId}/highlightreels/${reelId}`, { headers });
 afterAll(() => t.close());
 
 const bearer = (value: string) => ({ authorization: `Bearer ${value}` });
@@ -196,16 +225,18 @@ const NOT_PRODUCED: Record<string, Record<string, string>> = {
   'GET /usertesting/api/v1/studies/{studyUuid}': { 500: UNEXPECTED_FAULT },
   'GET /usertesting/api/v1/studies/{studyUuid}/completed-sessions': { 500: UNEXPECTED_FAULT },
   'GET /usertesting/api/v1/session/{sessionUuid}': { 500: UNEXPECTED_FAULT },
+  'GET /usertesting/api/v1/clip/{clipUuid}': { 500: UNEXPECTED_FAULT },
+  'GET /usertesting/api/v1/highlightreel/{highlightReelToken}': { 500: UNEXPECTED_FAULT },
 };
 
-/** Spends the burner's budget (its requests count whatever they answer), then makes the call over the limit. */
-async function overTheLimit(path: string): Promise<Response> {
+/** Spends a burner's budget (its requests count whatever they answer), then makes the call over the limit. */
+async function overTheLimit(path: string, burner = burnerToken): Promise<Response> {
   for (let i = 0; i < RATE_LIMIT; i++) {
-    const res = await fetch(`${t.url}${path}`, { headers: bearer(burnerToken) });
+    const res = await fetch(`${t.url}${path}`, { headers: bearer(burner) });
     if (res.status === 429) return res;
     await res.arrayBuffer();
   }
-  return fetch(`${t.url}${path}`, { headers: bearer(burnerToken) });
+  return fetch(`${t.url}${path}`, { headers: bearer(burner) });
 }
 
 const detailsOf = (sessionId: string, headers: Record<string, string> = bearer(detailsToken)) =>
@@ -245,6 +276,54 @@ const PROBES: Record<string, () => Probe[]> = {
     { name: 'an unknown test', status: 404, call: () => qxScoresOf(randomUUID()) },
     { name: "another team's test", status: 404, call: () => qxScoresOf(foreignTestId) },
     { name: 'over the rate limit', status: 429, call: () => overTheLimit(`/api/v2/testResults/${detailedTestId}/qxScores`) },
+  ],
+  SessionResultsController_getClips: () => [
+    {
+      name: 'the clips of a session video',
+      status: 200,
+      call: () => clipsOf(clips.sessionId),
+      also: (r) => expect(bodyOf(r)).toMatchObject({ studyUuid: plannedTestId, clips: [{ uuid: clips.clipId, timeStartMs: 1000, timeEndMs: 9000 }] }),
+    },
+    { name: 'no token', status: 401, call: () => clipsOf(clips.sessionId, {}) },
+    { name: 'an unknown session', status: 404, call: () => clipsOf(randomUUID()) },
+    { name: "another team's session", status: 404, call: () => clipsOf(clips.foreignSessionId) },
+    { name: 'over the rate limit', status: 429, call: () => overTheLimit(`/api/v2/sessionResults/${clips.sessionId}/clips`, clips.burners[0]!) },
+  ],
+  SessionResultsController_getClipDetails: () => [
+    {
+      name: 'a clip being generated',
+      status: 200,
+      call: () => clipOf(clips.sessionId, clips.clipId),
+      also: (r) => expect(bodyOf(r)).toEqual({ clipUuid: clips.clipId, status: 'GENERATING', clipUrl: null }),
+    },
+    { name: 'no token', status: 401, call: () => clipOf(clips.sessionId, clips.clipId, {}) },
+    { name: 'an unknown clip', status: 404, call: () => clipOf(clips.sessionId, randomUUID()) },
+    { name: "another team's clip", status: 404, call: () => clipOf(clips.foreignSessionId, clips.foreignClipId) },
+    { name: 'over the rate limit', status: 429, call: () => overTheLimit(`/api/v2/sessionResults/${clips.sessionId}/clips/${clips.clipId}`, clips.burners[1]!) },
+  ],
+  TestResultsController_getHighlightReels: () => [
+    {
+      name: 'the highlight reels of a test',
+      status: 200,
+      call: () => reelsOf(plannedTestId),
+      also: (r) => expect(bodyOf(r)).toMatchObject({ reels: [{ uuid: clips.reelId, numClips: 1, durationMs: 8000, areAllClipsInReel: true }], studyWithClips: true }),
+    },
+    { name: 'no token', status: 401, call: () => reelsOf(plannedTestId, {}) },
+    { name: 'an unknown test', status: 404, call: () => reelsOf(randomUUID()) },
+    { name: "another team's test", status: 404, call: () => reelsOf(foreignTestId) },
+    { name: 'over the rate limit', status: 429, call: () => overTheLimit(`/api/v2/testResults/${plannedTestId}/highlightreels`, clips.burners[2]!) },
+  ],
+  TestResultsController_getReelDetails: () => [
+    {
+      name: 'a reel being made',
+      status: 200,
+      call: () => reelOf(plannedTestId, clips.reelId),
+      also: (r) => expect(bodyOf(r)).toEqual({ reelId: clips.reelId, status: 'GENERATING', reelUrl: null }),
+    },
+    { name: 'no token', status: 401, call: () => reelOf(plannedTestId, clips.reelId, {}) },
+    { name: 'an unknown reel', status: 404, call: () => reelOf(plannedTestId, randomUUID()) },
+    { name: "another team's reel", status: 404, call: () => reelOf(foreignTestId, clips.foreignReelId) },
+    { name: 'over the rate limit', status: 429, call: () => overTheLimit(`/api/v2/testResults/${plannedTestId}/highlightreels/${clips.reelId}`, clips.burners[3]!) },
   ],
   SessionResultsController_getSessionSummaryResults: () => [
     { name: 'defaults', status: 200, call: () => list(`testId=${testId}`), also: (r) => expect(pageOf(r).sessions).toHaveLength(25) },
@@ -441,6 +520,30 @@ const PROBES: Record<string, () => Probe[]> = {
     { name: 'no token', status: 401, call: () => v1(`/studies/${testId}/completed-sessions`, {}) },
     { name: 'an unknown study', status: 404, call: () => v1(`/studies/${randomUUID()}/completed-sessions`, legacyTokens.completed) },
     { name: "another team's study", status: 404, call: () => v1(`/studies/${foreignTestId}/completed-sessions`, legacyTokens.completed) },
+  ],
+  'GET /usertesting/api/v1/clip/{clipUuid}': () => [
+    {
+      name: 'a clip being cut',
+      status: 200,
+      call: () => v1(`/clip/${clips.clipId}`, token),
+      also: (r) => expect(bodyOf(r)).toMatchObject({ typeName: 'Clip', duration: 8, note: 'Hesitates at checkout', study: { title: 'Store' } }),
+    },
+    { name: 'the earlier path', status: 200, call: () => v1(`/clip/${clips.clipId}`, token, '/v1') },
+    { name: 'a clipUuid that is not a UUID', status: 400, call: () => v1('/clip/nope', token) },
+    { name: 'no token', status: 401, call: () => v1(`/clip/${clips.clipId}`, {}) },
+    { name: 'an unknown clip', status: 404, call: () => v1(`/clip/${randomUUID()}`, token) },
+    { name: "another team's clip", status: 404, call: () => v1(`/clip/${clips.foreignClipId}`, token) },
+  ],
+  'GET /usertesting/api/v1/highlightreel/{highlightReelToken}': () => [
+    {
+      name: 'a highlight reel',
+      status: 200,
+      call: () => v1(`/highlightreel/${clips.reelToken}`, token),
+      also: (r) => expect(bodyOf(r)).toMatchObject({ id: clips.reelId, token: clips.reelToken, duration: 8, clips: { totalCount: 1, nodes: [{ id: clips.clipId, duration: 8 }] } }),
+    },
+    { name: 'no token', status: 401, call: () => v1(`/highlightreel/${clips.reelToken}`, {}) },
+    { name: 'an unknown token', status: 404, call: () => v1(`/highlightreel/${'0'.repeat(20)}`, token) },
+    { name: "another team's reel", status: 404, call: () => v1(`/highlightreel/${clips.foreignReelToken}`, token) },
   ],
   'GET /usertesting/api/v1/session/{sessionUuid}': () => {
     const finished = () => completedOnly(stored)[0]!;

@@ -14,6 +14,9 @@ import { AuditLog } from '../../src/store/audit-log.js';
 import { CredentialRepository } from '../../src/store/credentials.js';
 import { DirectoryRepository } from '../../src/store/directory.js';
 import { SessionDetailsRepository } from '../../src/store/session-details.js';
+import { JobRepository } from '../../src/store/jobs.js';
+import { ClipRepository } from '../../src/store/clips.js';
+import { ReelRepository } from '../../src/store/reels.js';
 import { SessionRepository } from '../../src/store/sessions.js';
 import { SettingsRepository } from '../../src/store/settings.js';
 import { SigningKeyRepository } from '../../src/store/signing-keys.js';
@@ -162,6 +165,9 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     transcripts: TranscriptRepository,
     videos: VideoRepository,
     admins: AdminRepository,
+    jobs: JobRepository,
+    clips: ClipRepository,
+    reels: ReelRepository,
   };
   const readers = new Set([
     'credentials.findUserByEmail', 'credentials.listUsers', 'credentials.listCredentials', 'credentials.findClientForAuth',
@@ -170,14 +176,22 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'sessions.listCompletedSessions', 'sessions.findSession', 'sessionDetails.findDetails', 'sessionDetails.listCompletedScoring', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
     'transcripts.findTranscript',
     'videos.findVideo', 'videos.listVideos',
+    'jobs.get', 'jobs.list', 'jobs.countByState', 'clips.findClip', 'clips.listClips',
+    'reels.findReel', 'reels.findReelByToken', 'reels.listReels', 'reels.countClipsOfTest',
   ]);
   // Writes that nothing cached depends on: they announce nothing, by design.
-  const bookkeeping = new Set(['credentials.recordClientUse', 'settings.getOrSet', 'videos.saveVideo']);
+  const bookkeeping = new Set([
+    'credentials.recordClientUse', 'settings.getOrSet', 'videos.saveVideo',
+    // The job queue: no request path caches it.
+    'jobs.claim', 'jobs.heartbeat', 'jobs.complete', 'jobs.fail', 'jobs.release',
+    // Clips: every read goes to the database.
+    'clips.createClip', 'clips.retryClip', 'reels.createReel', 'reels.retryReel',
+  ]);
   // Admin accounts, sessions and clients: read from the database on every admin request, never cached.
   for (const m of ['createAdmin', 'renewSetupLink', 'completeSetup', 'createSession', 'endSession', 'recordTotpStep', 'setPendingTotp', 'enableTotp', 'resetTotp', 'assignWorkspace', 'unassignWorkspace', 'createClient', 'revokeClient']) bookkeeping.add(`admins.${m}`);
   for (const m of ['listAdmins', 'getAdmin', 'findAdminForSignIn', 'findSession', 'pendingTotp', 'assignedWorkspaces', 'administers', 'listClients', 'findClientForAuth']) readers.add(`admins.${m}`);
   // Private helpers (TypeScript keeps them on the prototype).
-  const helpers = new Set(['credentials.credential', 'credentials.requireUsable', 'credentials.liveSecrets']);
+  const helpers = new Set(['credentials.credential', 'credentials.requireUsable', 'credentials.liveSecrets', 'jobs.endInError']);
 
   it('every mutation of every repository, made by a third process, is heard by both servers', async () => {
     const s = await seed(cli, { sessions: 1 });

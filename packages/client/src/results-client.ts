@@ -7,6 +7,10 @@ import type {
   AccessTokenInfo,
   ApiForm,
   CallOptions,
+  ClipDetails,
+  ClipsResponse,
+  HighlightReelsResponse,
+  ReelDetails,
   ResultsClientOptions,
   SessionIterationOptions,
   SessionResult,
@@ -262,6 +266,44 @@ export class ResultsClient {
     const url = `${this.baseUrl}/api/v2/testResults/${encodeURIComponent(testId)}/qxScores`;
     const body = (await this.get(url, this.transport.scope(options))) as QxScores | null;
     if (!Array.isArray(body?.qxScores) || typeof body.meta?.completes !== 'number') throw unexpectedBody(url, 'not QXscores');
+    return body;
+  }
+
+  /** The clips of a session's video, in the order they start, with the video's regions. */
+  async clips(sessionId: string, options?: CallOptions): Promise<ClipsResponse> {
+    const url = `${this.baseUrl}/api/v2/sessionResults/${encodeURIComponent(sessionId)}/clips`;
+    const body = (await this.get(url, this.transport.scope(options))) as ClipsResponse | null;
+    if (!Array.isArray(body?.clips)) throw unexpectedBody(url, 'not a list of clips');
+    return body;
+  }
+
+  /**
+   * A clip's state: GENERATING (ask again in a few seconds), GENERATED with a `clipUrl` that
+   * works for 15 minutes, or ERROR (this call started a new attempt; ask again).
+   */
+  async clip(sessionId: string, clipUuid: string, options?: CallOptions): Promise<ClipDetails> {
+    const url = `${this.baseUrl}/api/v2/sessionResults/${encodeURIComponent(sessionId)}/clips/${encodeURIComponent(clipUuid)}`;
+    const body = (await this.get(url, this.transport.scope(options))) as ClipDetails | null;
+    if (typeof body?.status !== 'string') throw unexpectedBody(url, 'not a clip');
+    return body;
+  }
+
+  /** The highlight reels of a test, and whether it has clips at all. */
+  async highlightReels(testId: string, options?: CallOptions): Promise<HighlightReelsResponse> {
+    const url = `${this.baseUrl}/api/v2/testResults/${encodeURIComponent(testId)}/highlightreels`;
+    const body = (await this.get(url, this.transport.scope(options))) as HighlightReelsResponse | null;
+    if (!Array.isArray(body?.reels)) throw unexpectedBody(url, 'not a list of highlight reels');
+    return body;
+  }
+
+  /**
+   * A highlight reel's state: GENERATING (ask again in a few seconds), GENERATED with a
+   * `reelUrl` that works for 15 minutes, or ERROR (this call started a new attempt; ask again).
+   */
+  async highlightReel(testId: string, reelId: string, options?: CallOptions): Promise<ReelDetails> {
+    const url = `${this.baseUrl}/api/v2/testResults/${encodeURIComponent(testId)}/highlightreels/${encodeURIComponent(reelId)}`;
+    const body = (await this.get(url, this.transport.scope(options))) as ReelDetails | null;
+    if (typeof body?.status !== 'string') throw unexpectedBody(url, 'not a highlight reel');
     return body;
   }
 

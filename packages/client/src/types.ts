@@ -200,3 +200,68 @@ export interface AccessTokenInfo {
   /** When the token expires, in epoch milliseconds (by the client's clock). */
   expiresAt: number;
 }
+
+/** How a player lays out a clip (the real ClipLayoutDto). */
+export interface ClipLayout {
+  mainStream: 'SCREEN' | 'CAMERA';
+  pipPosition: 'TOP_LEFT' | 'TOP_RIGHT' | 'BOTTOM_LEFT' | 'BOTTOM_RIGHT';
+  pipState: 'OPENED' | 'CLOSED';
+}
+
+/** A rectangle of the video frame, in pixels (the real ClipVideoRegionDto). */
+export interface ClipVideoRegion {
+  topLeftPoint?: { x: number; y: number };
+  widthPx: number;
+  heightPx: number;
+}
+
+/** One clip of a session video (the real ClipDto). */
+export interface Clip {
+  uuid: string;
+  name: string;
+  description?: string;
+  timeStartMs: number;
+  timeEndMs: number;
+  videoUuid: string;
+  hasAudio: boolean;
+  hasCamera: boolean;
+  layout?: ClipLayout;
+}
+
+/** The clips of a session video (the real ClipsResponseDto). */
+export interface ClipsResponse {
+  /** The test the session belongs to. */
+  studyUuid: string;
+  clips: Clip[];
+  videoRegions?: { screen?: ClipVideoRegion; camera?: ClipVideoRegion };
+}
+
+/** A clip's state and, once GENERATED, its 15-minute download link (the real ClipDetailsResponseDto). */
+export interface ClipDetails {
+  clipUuid: string;
+  status: 'GENERATING' | 'GENERATED' | 'ERROR';
+  clipUrl?: string | null;
+}
+
+/** One highlight reel of a test (the real HighlightReelDto). */
+export interface HighlightReel {
+  uuid: string;
+  name: string;
+  durationMs: number;
+  lastUpdatedAtMs: number;
+  numClips: number;
+  areAllClipsInReel: boolean;
+}
+
+/** The highlight reels of a test (the real HighlightReelsResponseDto). */
+export interface HighlightReelsResponse {
+  reels: HighlightReel[];
+  studyWithClips: boolean;
+}
+
+/** A reel's state and, once GENERATED, its 15-minute download link (the real ReelDetailsResponseDto). */
+export interface ReelDetails {
+  reelId: string;
+  status: 'GENERATING' | 'GENERATED' | 'ERROR';
+  reelUrl?: string | null;
+}

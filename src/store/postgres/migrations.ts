@@ -184,6 +184,58 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
     `,
   },
   {
+    // Background jobs; see sqlite/migrations.ts version 7.
+    version: 7,
+    sql: `
+      CREATE TABLE jobs (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        kind TEXT NOT NULL,
+        subject TEXT COLLATE "C" NOT NULL,
+        payload JSONB NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'error')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        max_attempts INTEGER NOT NULL,
+        run_at BIGINT NOT NULL,
+        lease_owner TEXT,
+        lease_until BIGINT,
+        last_error TEXT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX jobs_due ON jobs (state, run_at);
+      CREATE INDEX jobs_by_subject ON jobs (subject);
+
+      CREATE TABLE clips (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        session_id TEXT COLLATE "C" NOT NULL,
+        test_id TEXT COLLATE "C" NOT NULL REFERENCES tests (id),
+        name TEXT NOT NULL,
+        description TEXT,
+        start_ms BIGINT NOT NULL CHECK (start_ms >= 0),
+        end_ms BIGINT NOT NULL CHECK (end_ms > start_ms),
+        layout JSONB NOT NULL,
+        job_id TEXT COLLATE "C" NOT NULL REFERENCES jobs (id),
+        created_at BIGINT NOT NULL
+      );
+      CREATE INDEX clips_by_session ON clips (session_id, start_ms, id);
+      CREATE INDEX clips_by_test ON clips (test_id);
+
+      CREATE TABLE highlight_reels (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        test_id TEXT COLLATE "C" NOT NULL REFERENCES tests (id),
+        name TEXT NOT NULL,
+        -- The legacy v1 family finds a reel by this token (highlightreel/{token}).
+        token TEXT COLLATE "C" NOT NULL UNIQUE,
+        clip_ids JSONB NOT NULL,
+        duration_ms BIGINT NOT NULL,
+        job_id TEXT COLLATE "C" NOT NULL REFERENCES jobs (id),
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX highlight_reels_by_test ON highlight_reels (test_id, created_at, id);
+    `,
+  },
+  {
     // Admin accounts; see sqlite/migrations.ts version 8.
     version: 8,
     sql: `

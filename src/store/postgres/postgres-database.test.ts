@@ -7,6 +7,8 @@ import type { Announce } from '../database.js';
 import { StoreConflictError } from '../conflicts.js';
 import type { Store } from '../open-store.js';
 import { describeSessionDetailsContract } from '../session-details.contract.js';
+import { describeClipsContract } from '../clips.contract.js';
+import { describeJobsContract } from '../jobs.contract.js';
 import { describeStoreContract } from '../store.contract.js';
 import { describeTranscriptContract } from '../transcripts.contract.js';
 import { describeVideoContract } from '../videos.contract.js';
@@ -36,6 +38,8 @@ await describeIfPostgres('PostgreSQL store', (url) => {
   describeTranscriptContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
   describeVideoContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
   describeAdminsContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
+  describeJobsContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
+  describeClipsContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
 
   const by = { actor: 'test' };
 

@@ -189,6 +189,64 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
     `,
   },
   {
+    // Background jobs (issue 15): one row per piece of work, claimed under a lease that the
+    // running process renews; a row whose lease ran out is claimed again (its process died).
+    version: 7,
+    sql: `
+      CREATE TABLE jobs (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'error')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        max_attempts INTEGER NOT NULL,
+        run_at INTEGER NOT NULL,
+        lease_owner TEXT,
+        lease_until INTEGER,
+        last_error TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX jobs_due ON jobs (state, run_at);
+      CREATE INDEX jobs_by_subject ON jobs (subject);
+
+      -- Clips of session videos (no foreign key to sessions: see version 6). Their status is
+      -- their job's (job_id): queued or running is GENERATING, done GENERATED, error ERROR.
+      -- layout: JSON {mainStream, pipPosition, pipState}.
+      CREATE TABLE clips (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL,
+        test_id TEXT NOT NULL REFERENCES tests (id),
+        name TEXT NOT NULL,
+        description TEXT,
+        start_ms INTEGER NOT NULL CHECK (start_ms >= 0),
+        end_ms INTEGER NOT NULL CHECK (end_ms > start_ms),
+        layout TEXT NOT NULL,
+        job_id TEXT NOT NULL REFERENCES jobs (id),
+        created_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX clips_by_session ON clips (session_id, start_ms, id);
+      CREATE INDEX clips_by_test ON clips (test_id);
+
+      -- Highlight reels: clips of one test (clip_ids: a JSON array, in playing order) joined into
+      -- one video by their job (job_id), whose state is the reel's status as for clips.
+      CREATE TABLE highlight_reels (
+        id TEXT PRIMARY KEY,
+        test_id TEXT NOT NULL REFERENCES tests (id),
+        name TEXT NOT NULL,
+        -- The legacy v1 family finds a reel by this token (highlightreel/{token}).
+        token TEXT NOT NULL UNIQUE,
+        clip_ids TEXT NOT NULL,
+        duration_ms INTEGER NOT NULL,
+        job_id TEXT NOT NULL REFERENCES jobs (id),
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX highlight_reels_by_test ON highlight_reels (test_id, created_at, id);
+    `,
+  },
+  {
     // Admin accounts of the admin API and console (issue 17): roles, passwords hashed with
     // scrypt (the parameters stored with the hash), optional TOTP, one-time setup links (only a
     // hash is kept), server-side sessions (only a hash of the cookie), the workspaces each

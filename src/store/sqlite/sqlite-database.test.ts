@@ -6,6 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../../test/helpers/stores.js';
 import { ManualClock } from '../../clock.js';
 import { describeSessionDetailsContract } from '../session-details.contract.js';
+import { describeClipsContract } from '../clips.contract.js';
+import { describeJobsContract } from '../jobs.contract.js';
 import { describeStoreContract } from '../store.contract.js';
 import { describeTranscriptContract } from '../transcripts.contract.js';
 import { describeVideoContract } from '../videos.contract.js';
@@ -22,6 +24,8 @@ describeSessionDetailsContract('sqlite', (clock, announce) => openSqliteStore(jo
 describeTranscriptContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 describeVideoContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 describeAdminsContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
+describeJobsContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
+describeClipsContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 
 describe('SQLite migrations 2 and 9', () => {
   it('count the sessions a version-1 database already holds, per test and status, and keep them all', async () => {

@@ -124,12 +124,13 @@ function open(path: string): Connection {
 
 /**
  * Prepared once per connection. SQLite's write transactions already hold the whole database,
- * so the row locks that the shared SQL asks PostgreSQL for (`FOR UPDATE`) are dropped here.
+ * so the row locks that the shared SQL asks PostgreSQL for (`FOR UPDATE`, `SKIP LOCKED`) are
+ * dropped here.
  */
 function prepare(connection: Connection, cache: Map<string, BetterSqlite3.Statement>, sql: string): BetterSqlite3.Statement {
   let statement = cache.get(sql);
   if (!statement) {
-    statement = connection.prepare(sql.replace(/\s+FOR UPDATE(\s+OF\s+\w+)?/g, ''));
+    statement = connection.prepare(sql.replace(/\s+FOR UPDATE(\s+OF\s+\w+)?(\s+SKIP LOCKED)?/g, ''));
     cache.set(sql, statement);
   }
   return statement;

@@ -292,6 +292,39 @@ class ResultsClient:
             raise _unexpected_body(url, "not a video download link")
         return body
 
+    def clips(self, session_id: str, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """The clips of a session's video (``studyUuid``, ``clips`` in the order they start, ``videoRegions``)."""
+        url = f"{self._base_url}/api/v2/sessionResults/{quote(session_id, safe='')}/clips"
+        body = self._get(url, self._transport.scope(timeout))
+        if not isinstance(body, dict) or not isinstance(body.get("clips"), list):
+            raise _unexpected_body(url, "not a list of clips")
+        return body
+
+    def clip(self, session_id: str, clip_uuid: str, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """A clip's ``status``: GENERATING (ask again in a few seconds), GENERATED with a ``clipUrl``
+        that works for 15 minutes, or ERROR (this call started a new attempt; ask again)."""
+        url = f"{self._base_url}/api/v2/sessionResults/{quote(session_id, safe='')}/clips/{quote(clip_uuid, safe='')}"
+        body = self._get(url, self._transport.scope(timeout))
+        if not isinstance(body, dict) or not isinstance(body.get("status"), str):
+            raise _unexpected_body(url, "not a clip")
+        return body
+
+    def highlight_reels(self, test_id: str, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """The highlight reels of a test (``reels``) and whether it has clips (``studyWithClips``)."""
+        url = f"{self._base_url}/api/v2/testResults/{quote(test_id, safe='')}/highlightreels"
+        body = self._get(url, self._transport.scope(timeout))
+        if not isinstance(body, dict) or not isinstance(body.get("reels"), list):
+            raise _unexpected_body(url, "not a list of highlight reels")
+        return body
+
+    def highlight_reel(self, test_id: str, reel_id: str, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """A highlight reel's ``status`` and, once GENERATED, a ``reelUrl`` that works for 15 minutes."""
+        url = f"{self._base_url}/api/v2/testResults/{quote(test_id, safe='')}/highlightreels/{quote(reel_id, safe='')}"
+        body = self._get(url, self._transport.scope(timeout))
+        if not isinstance(body, dict) or not isinstance(body.get("status"), str):
+            raise _unexpected_body(url, "not a highlight reel")
+        return body
+
     def workspaces(self, *, timeout: Optional[float] = None) -> List[Dict[str, Any]]:
         """The workspaces where the caller's email is a team member (Legacy v1: ``id``, ``name``, ``uuid``)."""
         url = f"{self._base_url}{LEGACY_BASE}/workspaces"

@@ -14,6 +14,7 @@ test/client/python-client.test.ts starts the server, seeds it and runs this suit
 - RESULTS_API_LIVE_DETAILS_TEST_ID, RESULTS_API_LIVE_DETAILS (optional): a test of the user whose
   sessions have details, and what the TypeScript SDK answered for it as JSON: ``pairs`` (its
   ``sessionsWithDetails``, ``[{session, details}]``) and ``qxScores``
+- RESULTS_API_LIVE_CLIP, RESULTS_API_LIVE_REEL (optional): a clip of that video and a highlight reel of it
 """
 
 import json
@@ -165,6 +166,21 @@ class LiveTest(unittest.TestCase):
             self.assertEqual(link["sessionId"], session_id)
             self.assertIn(f"/media/videos/{session_id}/", link["videoUrl"])
             self.assertRegex(link["expiresAt"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")
+
+    @unittest.skipUnless(os.environ.get("RESULTS_API_LIVE_REEL"), "no clip and reel given")
+    def test_clips_and_highlight_reels_in_both_forms(self):
+        session_id, test_id = os.environ["RESULTS_API_LIVE_VIDEO_SESSION"], os.environ["RESULTS_API_LIVE_TEST_ID"]
+        clip_id, reel_id = os.environ["RESULTS_API_LIVE_CLIP"], os.environ["RESULTS_API_LIVE_REEL"]
+        for form in ("A", "B"):
+            client = self.client(form)
+            self.assertEqual([c["uuid"] for c in client.clips(session_id)["clips"]], [clip_id])
+            self.assertIn(client.clip(session_id, clip_id)["status"], ("GENERATING", "GENERATED"))
+            reels = client.highlight_reels(test_id)
+            self.assertEqual(([r["uuid"] for r in reels["reels"]], reels["studyWithClips"]), ([reel_id], True))
+            self.assertEqual(client.highlight_reel(test_id, reel_id)["reelId"], reel_id)
+        with self.assertRaises(ResultsApiError) as caught:
+            self.client("B").clip(session_id, str(uuid.uuid4()))
+        self.assertEqual((caught.exception.status, caught.exception.problem.detail), (404, "Clip not found"))
 
     def test_a_session_without_a_video_is_not_found(self):
         with self.assertRaises(ResultsApiError) as caught:

@@ -1,0 +1,85 @@
+import type { Command } from 'commander';
+import type { Clip } from '../store/clips.js';
+import { nameArgument, uuidArgument } from './arguments.js';
+import { withRuntime } from './context.js';
+import { emit, isoTime, JSON_FLAG, JSON_FLAG_HELP, table, usageError, type OutputOptions } from './output.js';
+
+/** Milliseconds from the start of the video: a whole number, 0 up to 24 hours. */
+const MAX_MS = 24 * 3_600_000;
+function millisecondsArgument(option: string, value: string): number {
+  const text = value.trim();
+  const ms = /^\d{1,8}$/.test(text) ? Number(text) : NaN;
+  if (!(ms >= 0 && ms <= MAX_MS)) throw usageError(`${option} must be whole milliseconds from 0 to ${MAX_MS} (got "${value}")`);
+  return ms;
+}
+
+const clipJson = (c: Clip) => ({
+  clipUuid: c.id,
+  sessionId: c.sessionId,
+  testId: c.testId,
+  name: c.name,
+  description: c.description,
+  startMs: c.startMs,
+  endMs: c.endMs,
+  status: c.status,
+  lastError: c.lastError,
+  createdAt: isoTime(c.createdAt),
+});
+
+interface CreateOptions extends OutputOptions {
+  session: string;
+  startMs: string;
+  endMs: string;
+  name: string;
+  note?: string;
+}
+
+/** `clips`: parts of session videos, cut in the background by the server. */
+export function registerClips(program: Command): void {
+  const clips = program.command('clips').description('clips of session videos (cut by ffmpeg in a background job of the server)');
+
+  clips
+    .command('create')
+    .description('make a clip of a session video; a running server cuts it (its status: GENERATING, then GENERATED)')
+    .requiredOption('--session <uuid>', 'the session whose video it is cut from')
+    .requiredOption('--start-ms <ms>', 'where it starts, in milliseconds from the start of the video')
+    .requiredOption('--end-ms <ms>', 'where it ends (after --start-ms, within the video)')
+    .requiredOption('--name <name>', 'its name')
+    .option('--note <text>', 'a note (the API\'s clip description)')
+    .option(JSON_FLAG, JSON_FLAG_HELP)
+    .action(async (options: CreateOptions) => {
+      const sessionId = uuidArgument('--session', options.session);
+      const startMs = millisecondsArgument('--start-ms', options.startMs);
+      const endMs = millisecondsArgument('--end-ms', options.endMs);
+      if (endMs <= startMs) throw usageError(`--end-ms (${endMs}) must be after --start-ms (${startMs})`);
+      const name = nameArgument('--name', options.name);
+      const note = options.note === undefined ? undefined : nameArgument('--note', options.note, 2000);
+      const clip = await withRuntime((rt, by) =>
+        rt.store.clips.createClip({ sessionId, startMs, endMs, name, ...(note === undefined ? {} : { description: note }) }, by),
+      );
+      emit(options, clipJson(clip), () => `created clip ${clip.id} of session ${sessionId} (${startMs}-${endMs} ms); a running server cuts it`);
+    });
+
+  clips
+    .command('list')
+    .description('the clips of a session video, with their status')
+    .requiredOption('--session <uuid>', 'the session')
+    .option(JSON_FLAG, JSON_FLAG_HELP)
+    .action(async (options: OutputOptions & { session: string }) => {
+      const sessionId = uuidArgument('--session', options.session);
+      const list = await withRuntime((rt) => rt.store.clips.listClips(sessionId));
+      emit(options, list.map(clipJson), () =>
+        table(
+          list,
+          [
+            { header: 'CLIP', value: (c) => c.id },
+            { header: 'START_MS', value: (c) => String(c.startMs) },
+            { header: 'END_MS', value: (c) => String(c.endMs) },
+            { header: 'STATUS', value: (c) => c.status },
+            { header: 'NAME', value: (c) => c.name },
+          ],
+          'no clips',
+        ),
+      );
+    });
+}

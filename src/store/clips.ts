@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import { audit } from './audit-log.js';
+import { conflict } from './conflicts.js';
+import type { Database, Row } from './database.js';
+import { enqueueJob, restartJob, type JobState } from './jobs.js';
+import type { Actor } from './store.js';
+
+/** The job kind that cuts a clip out of its session video. */
+export const CLIP_JOB = 'clip.generate';
+
+/** The real API's clip states. */
+export type ClipStatus = 'GENERATING' | 'GENERATED' | 'ERROR';
+
+/** How a player shows the clip (the real ClipLayoutDto). */
+export interface ClipLayout {
+  mainStream: 'SCREEN' | 'CAMERA';
+  pipPosition: 'TOP_LEFT' | 'TOP_RIGHT' | 'BOTTOM_LEFT' | 'BOTTOM_RIGHT';
+  pipState: 'OPENED' | 'CLOSED';
+}
+
+export interface Clip {
+  id: string;
+  sessionId: string;
+  testId: string;
+  name: string;
+  description: string | null;
+  /** From the start of the session video. */
+  startMs: number;
+  endMs: number;
+  layout: ClipLayout;
+  /** The job that cuts it; its state is the clip's status. */
+  jobId: string;
+  status: ClipStatus;
+  /** Why the last attempt failed, while there is one to tell. */
+  lastError: string | null;
+  createdAt: number;
+}
+
+export interface ClipInput {
+  sessionId: string;
+  name: string;
+  description?: string;
+  startMs: number;
+  endMs: number;
+  layout?: ClipLayout;
+}
+
+/** Where a clip's cut and its poster frame are kept in the media storage (three segments: linkable). */
+export const clipObjectKey = (clipId: string) => `clips/${clipId}/clip.mp4`;
+export const clipPosterKey = (clipId: string) => `clips/${clipId}/poster.jpg`;
+
+/** A clip's (or reel's) status, from its job's state. */
+export const STATUS_OF_JOB: Record<JobState, ClipStatus> = { queued: 'GENERATING', running: 'GENERATING', done: 'GENERATED', error: 'ERROR' };
+
+const COLUMNS = `c.id, c.session_id, c.test_id, c.name, c.description, c.start_ms, c.end_ms, c.layout, c.job_id, c.created_at,
+  j.state AS job_state, j.last_error AS job_error`;
+const FROM = 'clips c JOIN jobs j ON j.id = c.job_id';
+
+const clipOf = (r: Row): Clip => ({
+  id: r.id as string,
+  sessionId: r.session_id as string,
+  testId: r.test_id as string,
+  name: r.name as string,
+  description: (r.description as string | null) ?? null,
+  startMs: Number(r.start_ms),
+  endMs: Number(r.end_ms),
+  // PostgreSQL's jsonb arrives parsed, SQLite's text does not.
+  layout: (typeof r.layout === 'string' ? JSON.parse(r.layout) : r.layout) as ClipLayout,
+  jobId: r.job_id as string,
+  status: STATUS_OF_JOB[r.job_state as JobState],
+  lastError: r.job_state === 'error' ? ((r.job_error as string | null) ?? null) : null,
+  createdAt: Number(r.created_at),
+});
+
+/**
+ * Clips of session videos. A clip and the job that cuts it are written together; the clip's
+ * status is read from the job. Nothing cached depends on clips: writes announce nothing.
+ */
+export class ClipRepository {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Records a clip of the session's video and queues its cut. The session must have a video
+   * the clip fits in; the layout defaults to the screen, with the camera (if the video has
+   * one) in a picture-in-picture at the bottom right.
+   */
+  createClip(input: ClipInput, by: Actor): Promise<Clip> {
+    return this.db.write(null, async (tx) => {
+      const video = await tx.one<{ test_id: string; duration_ms: number; regions: unknown }>(
+        'SELECT test_id, duration_ms, regions FROM videos WHERE session_id = @sessionId',
+        { sessionId: input.sessionId },
+      );
+      if (!video) {
+        const session = await tx.one('SELECT 1 AS found FROM sessions WHERE session_id = @sessionId', { sessionId: input.sessionId });
+        throw session ? conflict.noVideo(input.sessionId) : conflict.noSession(input.sessionId);
+      }
+      if (input.endMs > Number(video.duration_ms)) throw conflict.clipOutsideVideo(input.endMs, Number(video.duration_ms));
+      const regions = (typeof video.regions === 'string' ? JSON.parse(video.regions) : video.regions) as { camera?: unknown };
+      const layout: ClipLayout = input.layout ?? { mainStream: 'SCREEN', pipPosition: 'BOTTOM_RIGHT', pipState: regions.camera ? 'OPENED' : 'CLOSED' };
+      const id = randomUUID();
+      const job = await enqueueJob(tx, this.clock, { kind: CLIP_JOB, subject: id, payload: { clipId: id } });
+      const createdAt = this.clock.now();
+      await tx.run(
+        `INSERT INTO clips (id, session_id, test_id, name, description, start_ms, end_ms, layout, job_id, created_at)
+         VALUES (@id, @sessionId, @testId, @name, @description, @startMs, @endMs, @layout, @jobId, @createdAt)`,
+        {
+          id,
+          sessionId: input.sessionId,
+          testId: video.test_id,
+          name: input.name,
+          description: input.description ?? null,
+          startMs: input.startMs,
+          endMs: input.endMs,
+          layout: JSON.stringify(layout),
+          jobId: job.id,
+          createdAt,
+        },
+      );
+      await audit(tx, this.clock, by, 'clip.create', id, { sessionId: input.sessionId, startMs: input.startMs, endMs: input.endMs });
+      return {
+        id,
+        sessionId: input.sessionId,
+        testId: video.test_id,
+        name: input.name,
+        description: input.description ?? null,
+        startMs: input.startMs,
+        endMs: input.endMs,
+        layout,
+        jobId: job.id,
+        status: 'GENERATING',
+        lastError: null,
+        createdAt,
+      } satisfies Clip;
+    });
+  }
+
+  async findClip(id: string): Promise<Clip | null> {
+    const r = await this.db.one(`SELECT ${COLUMNS} FROM ${FROM} WHERE c.id = @id`, { id });
+    return r ? clipOf(r) : null;
+  }
+
+  /** The session's clips, in the order they start. */
+  async listClips(sessionId: string): Promise<Clip[]> {
+    const rows = await this.db.all(`SELECT ${COLUMNS} FROM ${FROM} WHERE c.session_id = @sessionId ORDER BY c.start_ms, c.id`, { sessionId });
+    return rows.map(clipOf);
+  }
+
+  /** Starts a clip in ERROR over (a new set of attempts); false when it was not in ERROR. */
+  retryClip(id: string, by: Actor): Promise<boolean> {
+    return this.db.write(null, async (tx) => {
+      const clip = await tx.one<{ job_id: string }>('SELECT job_id FROM clips WHERE id = @id', { id });
+      if (!clip || !(await restartJob(tx, this.clock, clip.job_id))) return false;
+      await audit(tx, this.clock, by, 'clip.retry', id);
+      return true;
+    });
+  }
+}
