@@ -1,13 +1,20 @@
 import { execFile, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseSessionFile } from '../../src/imports/parse-session-file.js';
 import { importVideo } from '../../src/media/import-video.js';
-import { rendered, seed, storeActor, type Seeded } from '../helpers/seed.js';
+import { DETAILS_PLAN, detailsInput, OTHER_ANSWERS, PARTICIPANT_A, PARTICIPANT_B, PARTICIPANT_C } from '../helpers/details.js';
+import { rendered, seed, seedWorkspace, storeActor, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { makeVideo } from '../helpers/videos.js';
+import { clientFor } from './helpers.js';
+
+/** The transcript the live suite reads back, non-ASCII included: WebVTT is UTF-8. */
+const TRANSCRIPT = 'WEBVTT\n\n00:00:00.000 --> 00:00:02.500\nJe clique sur « Suivant », puis ça charge.\n';
 
 /**
  * The Python client (clients/python) as its users get it: installed with pip, offline, from
@@ -105,13 +112,17 @@ describe.skipIf(missing !== undefined && !IN_CI)('the Python client', { timeout:
     expect(where.output.trim()).toBe(join(site, 'results_api_client', '__init__.py'));
   });
 
-  it('passes its unit suite (retries, Retry-After, timeouts, token refresh, 401 re-mint, paging, to_dataframe)', async () => {
-    expectAllPassed(await suite('unit'), 40);
+  it('passes its unit suite (retries, Retry-After, timeouts, token refresh, 401 re-mint, paging, to_dataframe, transcripts, details)', async () => {
+    expectAllPassed(await suite('unit'), 57);
   });
 
   describe('against the real server', () => {
     let t: TestApp;
     let s: Seeded;
+    /** A test with a plan whose sessions carry details, in a second workspace of the same user. */
+    let detailsTestId: string;
+    /** What the TypeScript SDK answers for it, which the Python client must answer alike. */
+    let fromTypeScript: { pairs: unknown[]; qxScores: unknown };
     let clip: { id: string };
     let reel: { id: string };
 
@@ -127,6 +138,28 @@ describe.skipIf(missing !== undefined && !IN_CI)('the Python client', { timeout:
       } finally {
         rmSync(videos, { recursive: true, force: true });
       }
+      await t.runtime.store.transcripts.importTranscripts(s.testId, [{ sessionId: s.sessions[1]!.sessionId, vtt: TRANSCRIPT }], storeActor);
+
+      const workspaceId = await seedWorkspace(t.runtime, [s.email], 'Details');
+      detailsTestId = randomUUID();
+      await t.runtime.store.directory.createTest({ id: detailsTestId, workspaceId, title: 'QX', productType: 'NON_THINK_OUT_LOUD', plan: DETAILS_PLAN }, storeActor);
+      const answers = [PARTICIPANT_A, PARTICIPANT_B, PARTICIPANT_C];
+      const lines = Array.from({ length: 11 }, (_, i) =>
+        JSON.stringify({
+          sessionId: randomUUID(),
+          status: 'COMPLETE',
+          startTime: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(),
+          finishTime: new Date(Date.UTC(2024, 0, 1, 1, i)).toISOString(),
+          details: detailsInput({ ...answers[i % 3], ...OTHER_ANSWERS }),
+        }),
+      );
+      const parsed = parseSessionFile(lines.join('\n'), 'ndjson', DETAILS_PLAN);
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+      await t.runtime.store.sessions.importSessions(detailsTestId, parsed.sessions, storeActor);
+      const sdk = clientFor(t, s, 'B');
+      const pairs: unknown[] = [];
+      for await (const pair of sdk.sessionsWithDetails(detailsTestId)) pairs.push(pair);
+      fromTypeScript = { pairs, qxScores: await sdk.qxScores(detailsTestId) };
     });
     afterAll(() => t?.close());
 
@@ -140,10 +173,14 @@ describe.skipIf(missing !== undefined && !IN_CI)('the Python client', { timeout:
         RESULTS_API_LIVE_TEST_ID: s.testId,
         RESULTS_API_LIVE_SESSIONS: JSON.stringify(s.sessions.map(rendered)),
         RESULTS_API_LIVE_VIDEO_SESSION: s.sessions[0]!.sessionId,
+        RESULTS_API_LIVE_TRANSCRIPT_SESSION: s.sessions[1]!.sessionId,
+        RESULTS_API_LIVE_TRANSCRIPT: TRANSCRIPT,
+        RESULTS_API_LIVE_DETAILS_TEST_ID: detailsTestId,
+        RESULTS_API_LIVE_DETAILS: JSON.stringify(fromTypeScript),
         RESULTS_API_LIVE_CLIP: clip.id,
         RESULTS_API_LIVE_REEL: reel.id,
       });
-      expectAllPassed(run, 12);
+      expectAllPassed(run, 19);
     });
   });
 });

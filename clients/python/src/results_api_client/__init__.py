@@ -1,11 +1,11 @@
 """Python client of the Results API: the same behaviour as the TypeScript SDK (@results-api/client).
 
 Token cache and refresh, one re-mint on 401, retries of 429 (as long as the server asks) and of
-lost responses and 5xx (with backoff), a page iterator, typed errors, and ``to_dataframe()``
-when pandas is installed.
+lost responses and 5xx (with backoff), a page iterator, transcripts, video links, session details
+and QXscores, typed errors, and ``to_dataframe()`` when pandas is installed.
 """
 
-from .client import FORMS, MAX_OFFSET, MAX_PAGE_SIZE, ResultsClient
+from .client import FORMS, MAX_OFFSET, MAX_PAGE_SIZE, ResultsClient, SessionWithDetails
 from .dataframe import sessions_to_dataframe
 from .errors import (
     OAuthErrorDetails,
@@ -31,5 +31,6 @@ __all__ = [
     "ResultsNetworkError",
     "ResultsPagingLimitError",
     "ResultsTimeoutError",
+    "SessionWithDetails",
     "sessions_to_dataframe",
 ]

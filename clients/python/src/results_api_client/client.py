@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import math
+import re
 import time
-from typing import Any, Callable, Dict, Iterator, List, Optional
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, Callable, Deque, Dict, Iterator, List, NamedTuple, Optional, Tuple
 from urllib.parse import quote, urlencode, urlsplit
 
 import requests
 
-from .errors import ResultsApiError, ResultsPagingLimitError
+from .errors import ResultsApiError
 from .retry import RetryPolicy
 from .token_cache import AccessTokenInfo, TokenCache
 from .transport import CallScope, Transport
@@ -32,6 +35,24 @@ _PAGE_PARAMS = {"limit": "limit", "offset": "offset", "rows_per_page": "rowsPerP
 
 SessionResult = Dict[str, Any]
 SessionResultsPage = Dict[str, Any]
+#: What one session contains (GET /api/v3/sessionResults/{sessionId}).
+SessionDetails = Dict[str, Any]
+#: The QXscores of a test (GET /api/v2/testResults/{testId}/qxScores).
+QxScores = Dict[str, Any]
+
+#: Details requests :meth:`ResultsClient.sessions_with_details` keeps in flight by default, and at most.
+DEFAULT_DETAILS_CONCURRENCY = 4
+MAX_DETAILS_CONCURRENCY = 16
+
+#: A WebVTT file starts with "WEBVTT" (after an optional byte order mark), then a space, tab or line end.
+_WEBVTT_HEADER = re.compile(r"\A\ufeff?WEBVTT(?=[ \t\r\n]|\Z)")
+
+
+class SessionWithDetails(NamedTuple):
+    """A session of the listing with what it contains; unpacks as ``session, details``."""
+
+    session: SessionResult
+    details: SessionDetails
 
 
 #: The Legacy (v1) family, as the real service serves it.
@@ -168,46 +189,86 @@ class ResultsClient:
         page_size: int = MAX_PAGE_SIZE,
         timeout: Optional[float] = None,
         on_page: Optional[Callable[[Dict[str, Any]], None]] = None,
+        offset_bound: int = MAX_OFFSET,
     ) -> Iterator[SessionResult]:
         """Every session of a test, newest first, fetched page by page as the loop consumes them.
 
-        Stops after a short page or once ``totalCount`` sessions are reached; a session seen on
-        an earlier page (pages shift when sessions arrive during the export) is not yielded
-        twice. A test with more sessions than the API pages through (see :data:`MAX_OFFSET`)
-        yields what it can, then raises :class:`ResultsPagingLimitError` rather than end as if
-        that were all.
+        Reads the v2 listing by offset; a test with more sessions than that listing reaches (see
+        :data:`MAX_OFFSET`) is read through the v1 completed-sessions cursor instead (see
+        :meth:`completed_sessions`), which has no depth limit and does not shift when sessions
+        arrive. By offset, a session seen on an earlier page (pages shift when sessions arrive
+        during the export) is not yielded twice.
 
         ``timeout``: the time limit of each page request. ``on_page``: called after each page
-        arrives, before its sessions are yielded, with ``{"totalCount", "received", "page"}``
-        (e.g. for a progress bar).
+        arrives, before its sessions are yielded, with ``{"totalCount", "received", "via",
+        "sessions", "page"}`` (``via`` is ``"offset"`` or ``"cursor"``; ``page`` the page as the
+        API sent it), e.g. for a progress bar. ``offset_bound``: the deepest offset the v2
+        listing serves (default and at most :data:`MAX_OFFSET`).
         """
         if not isinstance(page_size, int) or isinstance(page_size, bool) or not 1 <= page_size <= MAX_PAGE_SIZE:
             raise ValueError(f"session_results: page_size must be an integer from 1 to {MAX_PAGE_SIZE} (got {page_size!r})")
-        return self._iterate(test_id, page_size, timeout, on_page)
+        if not isinstance(offset_bound, int) or isinstance(offset_bound, bool) or not 0 <= offset_bound <= MAX_OFFSET:
+            raise ValueError(f"session_results: offset_bound must be an integer from 0 to {MAX_OFFSET} (got {offset_bound!r})")
+        return self._iterate(test_id, page_size, offset_bound, timeout, on_page)
 
-    def _iterate(self, test_id, page_size, timeout, on_page) -> Iterator[SessionResult]:
-        seen = set()
-        total_count = 0
+    def _iterate(self, test_id, page_size, offset_bound, timeout, on_page) -> Iterator[SessionResult]:
+        # Bounded by what the offset listing reaches (offset_bound + page_size ids).
+        seen: set = set()
         page_index = 0
         while True:
-            if page_index * page_size > MAX_OFFSET:
-                raise ResultsPagingLimitError(
-                    f"session_results: the API pages at most {MAX_OFFSET} sessions deep; "
-                    f"the newest {len(seen)} of the test's {total_count} sessions were listed"
-                )
+            offset = page_index * page_size
+            if offset > offset_bound:
+                # The test grew past the bound while we paged: the cursor reads the rest.
+                yield from self._completed_sessions_of(test_id, timeout, on_page, seen)
+                return
             if self.form == "A":
-                page = self.list_session_results(test_id, limit=page_size, offset=page_index * page_size, timeout=timeout)
+                page = self.list_session_results(test_id, limit=page_size, offset=offset, timeout=timeout)
             else:
                 page = self.list_session_results(test_id, rows_per_page=page_size, page_number=page_index + 1, timeout=timeout)
+            total_count = page["meta"]["pagination"]["totalCount"]
+            if page_index == 0 and total_count > offset_bound + page_size:
+                # Beyond what offsets reach: read it all by cursor, from the start, in the same order.
+                yield from self._completed_sessions_of(test_id, timeout, on_page, seen)
+                return
             fresh = [s for s in page["sessions"] if s.get("sessionId") not in seen]
             seen.update(s.get("sessionId") for s in fresh)
-            total_count = page["meta"]["pagination"]["totalCount"]
             if on_page:
-                on_page({"totalCount": total_count, "received": len(seen), "page": page})
+                on_page({"totalCount": total_count, "received": len(seen), "via": "offset", "sessions": page["sessions"], "page": page})
             yield from fresh
-            if len(page["sessions"]) < page_size or (page_index + 1) * page_size >= total_count:
+            if len(page["sessions"]) < page_size or offset + page_size >= total_count:
                 return
             page_index += 1
+
+    def _completed_sessions_of(self, test_id, timeout, on_page, skip) -> Iterator[SessionResult]:
+        """The rest of a test by the v1 cursor; sessions in ``skip`` were yielded already."""
+        received = len(skip)
+        after = None
+        while True:
+            page = self.completed_sessions(test_id, after=after, timeout=timeout)
+            if not page["sessions"]:
+                return
+            sessions = [_as_session_result(s) for s in page["sessions"]]
+            fresh = [s for s in sessions if s["sessionId"] not in skip]
+            received += len(fresh)
+            if on_page:
+                on_page({"totalCount": page["completedSessionCount"], "received": received, "via": "cursor", "sessions": sessions, "page": page})
+            yield from fresh
+            after = page["sessions"][-1]["cursor"]
+
+    def completed_sessions(
+        self, test_id: str, *, after: Optional[str] = None, before: Optional[str] = None, timeout: Optional[float] = None
+    ) -> Dict[str, Any]:
+        """One page of the completed sessions of a test (Legacy v1), newest first:
+        ``{"completedSessionCount", "sessions"}``, from the start, or after (or before) the session
+        whose ``cursor`` is given. An empty page means done."""
+        params = {k: v for k, v in (("after", after), ("before", before)) if v is not None}
+        url = f"{self._base_url}{LEGACY_BASE}/studies/{quote(test_id, safe='')}/completed-sessions"
+        if params:
+            url += f"?{urlencode(params)}"
+        body = self._get(url, self._transport.scope(timeout))
+        if not isinstance(body, dict) or not _is_number(body.get("completedSessionCount")) or not isinstance(body.get("sessions"), list):
+            raise _unexpected_body(url, "not a page of completed sessions")
+        return body
 
     def to_dataframe(self, test_id: str, *, page_size: int = MAX_PAGE_SIZE, timeout: Optional[float] = None):
         """Every session of a test as a pandas DataFrame, newest first (needs pandas).
@@ -289,15 +350,99 @@ class ResultsClient:
                 return studies
             studies.extend(page)
 
-    def _get(self, url: str, scope: CallScope) -> Any:
-        """An authenticated GET. A 401 means the token was refused (expired early, revoked, keys
-        rotated): drop it, mint a new one and try once more. A second 401 is not the token's
-        age and is raised."""
+    def transcript(self, session_id: str, *, timeout: Optional[float] = None) -> str:
+        """A session's transcript, as WebVTT text (save it as a ``.vtt`` file, UTF-8).
+
+        A session without a transcript, an unknown session and one outside the caller's
+        workspaces are the same :class:`ResultsApiError` with status 404, as the API does not
+        tell them apart.
+
+        >>> with open(f"{session_id}.vtt", "w", encoding="utf-8") as out:
+        ...     out.write(client.transcript(session_id))
+        """
+        url = f"{self._base_url}{FORMS[self.form]['sessions_path']}/{quote(session_id, safe='')}/transcript"
+        text = self._get(url, self._transport.scope(timeout), "text")
+        if not _WEBVTT_HEADER.match(text):
+            raise _unexpected_body(url, "not a WebVTT transcript")
+        return text
+
+    def session_details(self, session_id: str, *, timeout: Optional[float] = None) -> SessionDetails:
+        """What one session contains (v3): ``sessionId``, ``audienceId``, ``testPlanId``,
+        ``sessionParticipant`` (its demographics), ``taskGroups`` and ``tasks`` with their
+        responses. An unknown session, or one outside the caller's workspaces, is a 404
+        :class:`ResultsApiError`."""
+        url = f"{self._base_url}/api/v3/sessionResults/{quote(session_id, safe='')}"
+        body = self._get(url, self._transport.scope(timeout))
+        if not isinstance(body, dict) or not isinstance(body.get("tasks"), list) or not isinstance(body.get("taskGroups"), list):
+            raise _unexpected_body(url, "not session details")
+        return body
+
+    def qx_scores(self, test_id: str, *, timeout: Optional[float] = None) -> QxScores:
+        """The QXscores of a test, computed by the service from its completed sessions' answers:
+        ``testId``, ``qxScores`` (one per QX task group: ``qxScore``, ``components``, ``values``)
+        and ``meta`` (``totalQxTasks``, ``completes``)."""
+        url = f"{self._base_url}/api/v2/testResults/{quote(test_id, safe='')}/qxScores"
+        body = self._get(url, self._transport.scope(timeout))
+        meta = body.get("meta") if isinstance(body, dict) else None
+        if not isinstance(meta, dict) or not isinstance(body.get("qxScores"), list) or not _is_number(meta.get("completes")):
+            raise _unexpected_body(url, "not QXscores")
+        return body
+
+    def sessions_with_details(
+        self,
+        test_id: str,
+        *,
+        concurrency: int = DEFAULT_DETAILS_CONCURRENCY,
+        page_size: int = MAX_PAGE_SIZE,
+        timeout: Optional[float] = None,
+        on_page: Optional[Callable[[Dict[str, Any]], None]] = None,
+    ) -> Iterator[SessionWithDetails]:
+        """Every session of a test (as :meth:`session_results`) with its details (as
+        :meth:`session_details`), yielded in listing order as ``(session, details)`` pairs.
+
+        Up to ``concurrency`` details requests (1 to 16, default 4) are in flight at once, on
+        threads of this generator's own pool; each is retried as every call is, so a 429 waits
+        out its ``Retry-After``. A failed request is raised when its session's turn comes.
+        Closing the generator early (``break``) cancels the requests not started yet.
+
+        >>> for session, details in client.sessions_with_details(test_id, concurrency=8):
+        ...     print(session["sessionId"], len(details["tasks"]))
+        """
+        if not isinstance(concurrency, int) or isinstance(concurrency, bool) or not 1 <= concurrency <= MAX_DETAILS_CONCURRENCY:
+            raise ValueError(
+                f"sessions_with_details: concurrency must be an integer from 1 to {MAX_DETAILS_CONCURRENCY} (got {concurrency!r})"
+            )
+        sessions = self.session_results(test_id, page_size=page_size, timeout=timeout, on_page=on_page)
+        return self._pair_with_details(sessions, concurrency, timeout)
+
+    def _pair_with_details(self, sessions: Iterator[SessionResult], concurrency: int, timeout: Optional[float]) -> Iterator[SessionWithDetails]:
+        pending: Deque[Tuple[SessionResult, "Future[SessionDetails]"]] = deque()
+        pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="results-api-details")
+        try:
+            for session in sessions:
+                pending.append((session, pool.submit(self.session_details, session["sessionId"], timeout=timeout)))
+                if len(pending) >= concurrency:
+                    done, details = pending.popleft()
+                    yield SessionWithDetails(done, details.result())
+            while pending:
+                done, details = pending.popleft()
+                yield SessionWithDetails(done, details.result())
+        finally:
+            # On an early exit, requests not yet started are dropped; those running finish unobserved.
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def _get(self, url: str, scope: CallScope, body: str = "json") -> Any:
+        """An authenticated GET of a JSON body (or, with ``"text"``, of a WebVTT one). A 401 means
+        the token was refused (expired early, revoked, keys rotated): drop it, mint a new one and
+        try once more. A second 401 is not the token's age and is raised."""
         attempt = 0
         while True:
             token = self._tokens.get()
             try:
-                return self._transport.json("GET", url, self._auth_headers(token.access_token), scope, repeatable=True)
+                headers = self._auth_headers(token.access_token)
+                if body == "text":
+                    return self._transport.text("GET", url, {**headers, "accept": "text/vtt"}, scope, repeatable=True)
+                return self._transport.json("GET", url, headers, scope, repeatable=True)
             except ResultsApiError as err:
                 if err.status != 401 or attempt > 0:
                     raise
@@ -363,6 +508,21 @@ def _is_session_results_page(body: Any) -> bool:
     pagination = meta.get("pagination") if isinstance(meta, dict) else None
     total = pagination.get("totalCount") if isinstance(pagination, dict) else None
     return isinstance(total, (int, float)) and not isinstance(total, bool) and math.isfinite(total)
+
+
+def _as_session_result(s: Dict[str, Any]) -> SessionResult:
+    """A v1 completed session in the v2 listing's shape (the same fields, the same time format)."""
+    return {
+        "sessionId": s.get("sessionUuid"),
+        "audienceId": s.get("audienceId"),
+        "status": "COMPLETE",
+        "startTime": s.get("startTime"),
+        "finishTime": s.get("completedDateTime"),
+    }
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _unexpected_body(url: str, reason: str, method: str = "GET") -> ResultsApiError:

@@ -92,7 +92,9 @@ class ResultsTimeoutError(ResultsError, TimeoutError):
 
 
 class ResultsPagingLimitError(ResultsError):
-    """A test has more sessions than the API pages through; the iterator listed what it could."""
+    """No longer raised: ``session_results`` reads a test deeper than the offset listing reaches
+    through the v1 cursor, as the TypeScript SDK does. Kept so that existing ``except`` clauses
+    still import."""
 
 
 def _describe(

@@ -9,7 +9,7 @@ import socket
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Tuple
 
 import requests
 
@@ -63,6 +63,44 @@ class Transport:
 
         ``repeatable``: whether sending it twice is harmless, so a lost response or a 5xx may be retried.
         """
+        response, content = self._send(method, url, headers, scope, repeatable=repeatable, data=data)
+        body = _parse_json(content)
+        if body is None:
+            raise ResultsApiError(
+                method=method,
+                url=url.split("?")[0],
+                status=response.status_code,
+                reason="the body is not JSON",
+                request_id=response.headers.get("x-request-id"),
+            )
+        return body
+
+    def text(self, method: str, url: str, headers: Dict[str, str], scope: CallScope, *, repeatable: bool) -> str:
+        """Like :meth:`json`, returning the body as text decoded as UTF-8 (a WebVTT transcript,
+        which is always UTF-8 whatever the ``content-type`` says)."""
+        response, content = self._send(method, url, headers, scope, repeatable=repeatable)
+        try:
+            return content.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ResultsApiError(
+                method=method,
+                url=url.split("?")[0],
+                status=response.status_code,
+                reason="the body is not UTF-8 text",
+                request_id=response.headers.get("x-request-id"),
+            ) from None
+
+    def _send(
+        self,
+        method: str,
+        url: str,
+        headers: Dict[str, str],
+        scope: CallScope,
+        *,
+        repeatable: bool,
+        data: Optional[Dict[str, str]] = None,
+    ) -> Tuple[requests.Response, bytes]:
+        """Sends the request until it succeeds (a 2xx, returned with its body read) or fails for good (raised)."""
         where = url.split("?")[0]
         attempt = 0
         while True:
@@ -90,22 +128,16 @@ class Transport:
                 attempt += 1
                 continue
 
-            body = _parse_json(content)
-            request_id = response.headers.get("x-request-id")
             if 200 <= response.status_code < 300:
-                if body is None:
-                    raise ResultsApiError(
-                        method=method, url=where, status=response.status_code, reason="the body is not JSON", request_id=request_id
-                    )
-                return body
+                return response, content
             error = ResultsApiError(
                 method=method,
                 url=where,
                 status=response.status_code,
                 retry_after_seconds=retry_after_seconds(response.headers),
-                request_id=request_id,
+                request_id=response.headers.get("x-request-id"),
                 reason=_redirect_reason(response),
-                **parse_error_body(body),
+                **parse_error_body(_parse_json(content)),
             )
             self._wait_or_raise(response.status_code, response.headers, attempt, repeatable, scope, lambda: error, None)
             attempt += 1

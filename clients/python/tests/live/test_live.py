@@ -9,6 +9,11 @@ test/client/python-client.test.ts starts the server, seeds it and runs this suit
 - RESULTS_API_LIVE_WORKSPACE_ID, RESULTS_API_LIVE_TEST_ID: a workspace of the user and its test
 - RESULTS_API_LIVE_SESSIONS: the test's sessions as JSON, in the order the API returns them
 - RESULTS_API_LIVE_VIDEO_SESSION (optional): a session of the test that has a video
+- RESULTS_API_LIVE_TRANSCRIPT_SESSION, RESULTS_API_LIVE_TRANSCRIPT (optional): a session of the
+  test that has a transcript, and that transcript (every other session of the test has none)
+- RESULTS_API_LIVE_DETAILS_TEST_ID, RESULTS_API_LIVE_DETAILS (optional): a test of the user whose
+  sessions have details, and what the TypeScript SDK answered for it as JSON: ``pairs`` (its
+  ``sessionsWithDetails``, ``[{session, details}]``) and ``qxScores``
 - RESULTS_API_LIVE_CLIP, RESULTS_API_LIVE_REEL (optional): a clip of that video and a highlight reel of it
 """
 
@@ -71,6 +76,29 @@ class LiveTest(unittest.TestCase):
                 self.assertEqual(listed, self.sessions)
                 self.assertEqual(len(session.api_requests()), -(-len(self.sessions) // 7))
                 self.assertEqual(len(session.token_requests()), 1)
+
+    def test_a_test_past_the_offset_bound_is_read_by_cursor_in_the_same_order_and_shape(self):
+        completed = [s for s in self.sessions if s["status"] == "COMPLETE"]
+        self.assertGreater(len(completed), 5)
+        for form in ("A", "B"):
+            with self.subTest(form=form):
+                session = RecordingSession()
+                self.addCleanup(session.close)
+                pages = []
+                listed = list(self.client(form, session=session).session_results(ENV["TEST_ID"], page_size=5, offset_bound=5, on_page=pages.append))
+                self.assertEqual(listed, completed)
+                self.assertEqual({p["via"] for p in pages}, {"cursor"})
+                cursor_paths = {r.path_url.split("?")[0] for r in session.api_requests()[1:]}
+                self.assertEqual(cursor_paths, {f"/usertesting/api/v1/studies/{ENV['TEST_ID']}/completed-sessions"})
+
+    def test_one_page_of_completed_sessions_then_the_next_after_its_cursor(self):
+        client = self.client("B")
+        first = client.completed_sessions(ENV["TEST_ID"])
+        completed = [s["sessionId"] for s in self.sessions if s["status"] == "COMPLETE"]
+        self.assertEqual(first["completedSessionCount"], len(completed))
+        self.assertEqual([s["sessionUuid"] for s in first["sessions"]], completed[: len(first["sessions"])])
+        rest = client.completed_sessions(ENV["TEST_ID"], after=first["sessions"][-1]["cursor"])
+        self.assertEqual([s["sessionUuid"] for s in rest["sessions"]], completed[len(first["sessions"]) : len(first["sessions"]) + len(rest["sessions"])])
 
     def test_one_page_in_each_form(self):
         a = self.client("A").list_session_results(ENV["TEST_ID"], limit=5, offset=3)
@@ -159,6 +187,63 @@ class LiveTest(unittest.TestCase):
             self.client("B").video_download_url(str(uuid.uuid4()))
         self.assertEqual(caught.exception.status, 404)
         self.assertEqual(caught.exception.problem.detail, "Video not found")
+
+    @unittest.skipUnless(os.environ.get("RESULTS_API_LIVE_TRANSCRIPT_SESSION"), "no session with a transcript given")
+    def test_a_transcript_in_both_forms(self):
+        session_id = os.environ["RESULTS_API_LIVE_TRANSCRIPT_SESSION"]
+        for form, path in (("A", "/v2/sessionResults"), ("B", "/api/v2/sessionResults")):
+            with self.subTest(form=form):
+                session = RecordingSession()
+                self.addCleanup(session.close)
+                self.assertEqual(self.client(form, session=session).transcript(session_id), os.environ["RESULTS_API_LIVE_TRANSCRIPT"])
+                [api] = session.api_requests()
+                self.assertEqual(api.path_url, f"{path}/{session_id}/transcript")
+                self.assertEqual(api.headers["accept"], "text/vtt")
+
+    @unittest.skipUnless(os.environ.get("RESULTS_API_LIVE_TRANSCRIPT_SESSION"), "no session with a transcript given")
+    def test_a_session_without_a_transcript_and_an_unknown_one_are_not_found(self):
+        transcribed = os.environ["RESULTS_API_LIVE_TRANSCRIPT_SESSION"]
+        silent = next(s["sessionId"] for s in self.sessions if s["sessionId"] != transcribed)
+        for form in ("A", "B"):
+            for session_id in (silent, str(uuid.uuid4())):
+                with self.subTest(form=form, session_id=session_id):
+                    with self.assertRaises(ResultsApiError) as caught:
+                        self.client(form).transcript(session_id)
+                    self.assertEqual(caught.exception.status, 404)
+                    self.assertEqual(caught.exception.problem.detail, "Transcript not found")
+
+    @unittest.skipUnless(os.environ.get("RESULTS_API_LIVE_DETAILS_TEST_ID"), "no test with session details given")
+    def test_sessions_with_details_as_the_typescript_sdk_in_both_forms(self):
+        expected = json.loads(os.environ["RESULTS_API_LIVE_DETAILS"])["pairs"]
+        self.assertGreater(len(expected), 4)
+        for form in ("A", "B"):
+            with self.subTest(form=form):
+                session = RecordingSession()
+                self.addCleanup(session.close)
+                client = self.client(form, session=session)
+                pairs = list(client.sessions_with_details(os.environ["RESULTS_API_LIVE_DETAILS_TEST_ID"], concurrency=3, page_size=4))
+                self.assertEqual([{"session": p.session, "details": p.details} for p in pairs], expected)
+                details_paths = [r.path_url for r in session.api_requests() if r.path_url.startswith("/api/v3/")]
+                self.assertEqual(sorted(details_paths), sorted(f"/api/v3/sessionResults/{p['session']['sessionId']}" for p in expected))
+
+    @unittest.skipUnless(os.environ.get("RESULTS_API_LIVE_DETAILS_TEST_ID"), "no test with session details given")
+    def test_one_session_s_details_and_the_test_s_qxscores_as_the_typescript_sdk(self):
+        expected = json.loads(os.environ["RESULTS_API_LIVE_DETAILS"])
+        first = expected["pairs"][0]
+        for form in ("A", "B"):
+            with self.subTest(form=form):
+                client = self.client(form)
+                self.assertEqual(client.session_details(first["session"]["sessionId"]), first["details"])
+                self.assertEqual(client.qx_scores(os.environ["RESULTS_API_LIVE_DETAILS_TEST_ID"]), expected["qxScores"])
+
+    @unittest.skipUnless(os.environ.get("RESULTS_API_LIVE_DETAILS_TEST_ID"), "no test with session details given")
+    def test_details_of_an_unknown_session_and_scores_of_a_foreign_test_are_not_found(self):
+        client = self.client("B")
+        for call, argument in ((client.session_details, str(uuid.uuid4())), (client.qx_scores, str(uuid.uuid4()))):
+            with self.subTest(call=call.__name__):
+                with self.assertRaises(ResultsApiError) as caught:
+                    call(argument)
+                self.assertEqual(caught.exception.status, 404)
 
     def test_a_bad_test_id_is_a_problem_naming_it(self):
         with self.assertRaises(ResultsApiError) as caught:

@@ -40,11 +40,14 @@ class Reply:
     raw: Optional[bytes] = None
     #: Seconds between the bytes of the body, for a server that sends it slowly.
     trickle: float = 0.0
+    #: Seconds to wait before answering (other requests are answered meanwhile).
+    delay: float = 0.0
 
 
-def reply(status: int, body: object = None, *, drop=False, hang=None, raw=None, trickle=0.0, **headers: str) -> Reply:
-    """An answer; header names are given with underscores for dashes (retry_after=...)."""
-    return Reply(status, body, {k.replace("_", "-"): v for k, v in headers.items()}, drop, hang, raw, trickle)
+def reply(status: int, body: object = None, *, drop=False, hang=None, raw=None, trickle=0.0, delay=0.0, **headers: str) -> Reply:
+    """An answer; header names are given with underscores for dashes (retry_after=...); a
+    content_type given replaces the one of the body's kind."""
+    return Reply(status, body, {k.replace("_", "-"): v for k, v in headers.items()}, drop, hang, raw, trickle, delay)
 
 
 def problem(status: int, title: str, detail: str) -> dict:
@@ -68,6 +71,9 @@ class Stub:
         self._api_hits = 0
         self._token_hits = 0
         self._hangs: List[threading.Event] = []
+        self._in_flight = 0
+        #: The most API (not token) requests that were being answered at once.
+        self.max_in_flight = 0
         #: Set when a client closed the connection while a trickled body was being sent.
         self.abandoned_bodies = threading.Event()
         stub = self
@@ -103,14 +109,24 @@ class Stub:
         )
         with self._lock:
             self.sent.append(sent)
-            if parts.path.endswith("/v1/token"):
+            is_token = parts.path.endswith("/v1/token")
+            if is_token:
                 self._token_hits += 1
                 answer = self.token(self._token_hits, sent)
             else:
                 index = self._api_hits
                 self._api_hits += 1
+                self._in_flight += 1
+                self.max_in_flight = max(self.max_in_flight, self._in_flight)
                 answer = self.api(sent) if callable(self.api) else self.api[min(index, len(self.api) - 1)]
-        self._send(handler, answer)
+        try:
+            if answer.delay:
+                time.sleep(answer.delay)
+            self._send(handler, answer)
+        finally:
+            if not is_token:
+                with self._lock:
+                    self._in_flight -= 1
 
     def _send(self, handler: BaseHTTPRequestHandler, answer: Reply) -> None:
         if answer.hang is not None:
@@ -126,10 +142,12 @@ class Stub:
         else:
             data = b"" if answer.body is None else json.dumps(answer.body).encode()
             kind = "application/problem+json" if answer.status >= 400 else "application/json"
+        headers = dict(answer.headers)
+        kind = headers.pop("content-type", kind)
         handler.send_response(answer.status)
         handler.send_header("content-type", kind)
         handler.send_header("content-length", str(len(data)))
-        for name, value in answer.headers.items():
+        for name, value in headers.items():
             handler.send_header(name, value)
         handler.end_headers()
         if not answer.trickle:

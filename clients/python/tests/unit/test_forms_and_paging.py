@@ -3,7 +3,7 @@
 import unittest
 import uuid
 
-from results_api_client import MAX_OFFSET, ResultsClient, ResultsPagingLimitError
+from results_api_client import MAX_OFFSET, ResultsApiError, ResultsClient
 
 from stub import SERVER_ID, Stub, client_for, reply
 
@@ -25,6 +25,13 @@ def paging_server(rows, shift_after_first_page=0):
 
     def answer(sent):
         q = sent.query
+        if sent.path.endswith("/completed-sessions"):
+            # Legacy v1: 50 per page after the given cursor (a session's id here).
+            rows_now = state["rows"]
+            start = next(i + 1 for i, s in enumerate(rows_now) if s["sessionId"] == q["after"]) if "after" in q else 0
+            page = [{"cursor": s["sessionId"], "sessionUuid": s["sessionId"], "completedDateTime": s["finishTime"], "state": "completed",
+                     "startTime": s["startTime"], "audienceId": s["audienceId"]} for s in rows_now[start : start + 50]]
+            return reply(200, {"completedSessionCount": len(rows_now), "sessions": page})
         if "limit" in q:
             limit, offset = int(q["limit"]), int(q.get("offset", 0))
         else:
@@ -136,21 +143,52 @@ class IteratorTest(unittest.TestCase):
         self.assertEqual(len(listed), len(set(listed)))
         self.assertEqual(listed, [s["sessionId"] for s in rows])
 
-    def test_a_test_deeper_than_the_api_pages_raises_after_what_it_could_list(self):
-        rows = sessions(MAX_OFFSET + 1000)
+    def test_a_test_deeper_than_the_offset_listing_is_read_by_cursor_from_the_start(self):
+        rows = sessions(MAX_OFFSET + 520)
         stub = self.stub(paging_server(rows))
-        listed = []
-        with self.assertRaises(ResultsPagingLimitError) as caught:
-            for session in client_for(stub).session_results(TEST_ID):
-                listed.append(session)
-        self.assertEqual(len(listed), MAX_OFFSET + 500)
-        self.assertIn(f"the newest {MAX_OFFSET + 500} of the test's {MAX_OFFSET + 1000} sessions were listed", str(caught.exception))
+        progress = []
+        listed = list(client_for(stub, "A").session_results(TEST_ID, on_page=progress.append))
+        self.assertEqual(listed, rows)
+        asked = stub.api_requests()
+        self.assertEqual(asked[0].query, {"testId": TEST_ID, "limit": "500", "offset": "0"})
+        cursor_pages = asked[1:]
+        self.assertEqual({r.path for r in cursor_pages}, {f"/usertesting/api/v1/studies/{TEST_ID}/completed-sessions"})
+        self.assertEqual(cursor_pages[0].query, {})
+        self.assertEqual(cursor_pages[1].query, {"after": rows[49]["sessionId"]})
+        self.assertEqual(len(cursor_pages), -(-len(rows) // 50) + 1)  # the last one is empty
+        self.assertEqual({p["via"] for p in progress}, {"cursor"})
+        self.assertEqual(progress[-1]["received"], len(rows))
+        self.assertEqual(progress[-1]["totalCount"], len(rows))
 
-    def test_page_size_is_checked_before_anything_is_sent(self):
+    def test_a_test_growing_past_the_offset_bound_while_paging_finishes_by_cursor_without_repeats(self):
+        rows = sessions(15)
+        # The first page reports 25 sessions (within 15 + a page of 10); the second shows the shift.
+        stub = self.stub(paging_server(rows, shift_after_first_page=10))
+        progress = []
+        listed = [s["sessionId"] for s in client_for(stub, "B").session_results(TEST_ID, page_size=10, offset_bound=15, on_page=progress.append)]
+        self.assertEqual(len(listed), len(set(listed)))
+        self.assertEqual(sorted(listed), sorted(s["sessionId"] for s in sessions(25)))
+        self.assertEqual(listed[:10], [s["sessionId"] for s in rows[:10]])
+        self.assertEqual([p["via"] for p in progress], ["offset", "offset", "cursor"])
+        self.assertEqual([p["received"] for p in progress], [10, 10, 25])
+
+    def test_one_page_of_completed_sessions_after_or_before_a_cursor(self):
+        stub = self.stub([reply(200, {"completedSessionCount": 0, "sessions": []}), reply(200, {"sessions": []})])
+        client = client_for(stub)
+        self.assertEqual(client.completed_sessions("t 1", after="c/1", before="c2"), {"completedSessionCount": 0, "sessions": []})
+        [sent] = stub.api_requests()
+        self.assertEqual((sent.path, sent.query), ("/usertesting/api/v1/studies/t%201/completed-sessions", {"after": "c/1", "before": "c2"}))
+        with self.assertRaisesRegex(ResultsApiError, "not a page of completed sessions"):
+            client.completed_sessions(TEST_ID)
+
+    def test_page_size_and_offset_bound_are_checked_before_anything_is_sent(self):
         stub = self.stub(paging_server(sessions(1)))
         for bad in (0, 501, 2.5, True):
             with self.subTest(page_size=bad), self.assertRaisesRegex(ValueError, "page_size must be an integer from 1 to 500"):
                 client_for(stub).session_results(TEST_ID, page_size=bad)
+        for bad in (-1, MAX_OFFSET + 1, 2.5, True):
+            with self.subTest(offset_bound=bad), self.assertRaisesRegex(ValueError, "offset_bound must be an integer from 0 to 10000"):
+                client_for(stub).session_results(TEST_ID, offset_bound=bad)
         self.assertEqual(stub.sent, [])
 
 
