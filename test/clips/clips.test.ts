@@ -159,7 +159,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         });
         clock.advance(retryDelayMs(attempt));
       }
-      expect(await t.runtime.store.jobs.get(clip.jobId)).toMatchObject({ state: 'error', lastError: expect.stringContaining('ffmpeg exited') });
+      expect(await t.runtime.store.jobs.get(clip.jobId)).toMatchObject({ state: 'error', lastError: expect.stringMatching(/^ffmpeg failed: .*Invalid data/) as string });
       expect((await t.runtime.store.audit.list({ action: 'job.fail' })).map((e) => e.details.subject)).toContain(clip.id);
 
       // The video is imported again; the GET that reports ERROR starts a new attempt, which succeeds.
