@@ -3,20 +3,15 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { promisify } from 'node:util';
+import { generateTestVideo } from '../../src/media/ffmpeg/test-video.js';
 import type { Runtime } from '../../src/runtime.js';
 import type { Video } from '../../src/store/videos.js';
 
 const run = promisify(execFile);
 
-/** An H.264/AAC MP4 of ffmpeg's test pattern and a tone, `seconds` long, 320x240. */
+/** An H.264/AAC MP4 of ffmpeg's test pattern and a tone, `seconds` long, 320x240 unless `size` says. */
 export async function makeTestVideo(path: string, seconds = 4, options: { audio?: boolean; size?: string } = {}): Promise<void> {
-  const audio = options.audio ?? true;
-  await run('ffmpeg', [
-    '-nostdin', '-loglevel', 'error',
-    '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=${options.size ?? '320x240'}:rate=25`,
-    ...(audio ? ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:a', 'aac'] : []),
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-shortest', '-y', path,
-  ]);
+  await generateTestVideo(path, { seconds, ...options });
 }
 
 /** Stores `path` as the session's video (what `videos import` records), with a screen region. */
