@@ -1,16 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, Uuid } from '../results/schemas.js';
 import { PRODUCT_TYPES } from '../store/store.js';
 
 /** Sessions per page of the completed-sessions listing, as in the real service. */
 export const COMPLETED_PAGE_SIZE = 50;
-
-/** Plain UUID text (ajv's `uuid` format alone would also take a `urn:uuid:` prefix). */
-const Uuid = (description: string) =>
-  Type.String({
-    format: 'uuid',
-    pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
-    description,
-  });
 
 const Time = (description: string) => Type.String({ format: 'date-time', description, examples: ['2024-11-21T12:23:52.614Z'] });
 
@@ -112,8 +105,7 @@ const CompletedSession = Type.Object(
     state: Type.String({ examples: ['completed'] }),
     answers: Type.Array(Type.Object({}), { description: 'Empty until answers are stored (a later issue).' }),
     startTime: Time('Extension (not in the original contract): when the session started, as in the v2 listing.'),
-    audienceId: Type.Unsafe<string | null>({
-      type: ['string', 'null'],
+    audienceId: Nullable<string>('string', {
       format: 'uuid',
       description: 'Extension (not in the original contract): the audience, as in the v2 listing; null when none.',
     }),
