@@ -7,18 +7,17 @@ import { apiErrors } from '../errors.js';
 import { legacyResponses } from '../legacy/responses.js';
 import type { OpenedMediaStorage } from '../media/storage/open-media-storage.js';
 import { isoTime } from '../results/iso-time.js';
+import { Timestamp } from '../results/schemas.js';
 import { clipPosterKey, type Clip } from '../store/clips.js';
 import type { Store } from '../store/store.js';
 import { PLAYER_LINK_SECONDS, playerLink } from './player.js';
 
 // Component names and fields are the real legacy Integrations v1 document's.
 
-const Time = (description: string) => Type.String({ format: 'date-time', description, examples: ['2024-11-21T12:23:52.614Z'] });
-
 const LegacyClip = Type.Object(
   {
     typeName: Type.Literal('Clip', { description: 'Always Clip.' }),
-    createdAt: Time('When the clip was made (UTC, ISO 8601).'),
+    createdAt: Timestamp('When the clip was made (UTC, ISO 8601).'),
     duration: Type.Integer({ minimum: 0, description: 'Its length in whole seconds.' }),
     embeddableUrl: Type.String({ format: 'uri', description: 'A player page for an iframe, behind a signed link valid for one hour.' }),
     isImportant: Type.Boolean({ description: 'Always false here (no priority is kept).' }),
@@ -46,13 +45,13 @@ const LegacyReel = Type.Object(
       { nodes: Type.Array(ReelClipNode, { description: 'Its clips in playing order.' }), totalCount: Type.Integer({ minimum: 0 }) },
       { description: 'The clips of the reel.' },
     ),
-    createdAt: Time('When the reel was made (UTC, ISO 8601).'),
+    createdAt: Timestamp('When the reel was made (UTC, ISO 8601).'),
     duration: Type.Number({ minimum: 0, description: 'Its length in seconds.' }),
     id: Type.String({ description: 'The reel\'s id (the v2 API\'s reelId).' }),
     shareUrl: Type.String({ format: 'uri', description: 'A player page of the whole reel for an iframe (signed link, one hour).' }),
     title: Type.String({ description: 'Its name.' }),
     token: Type.String({ description: 'The token this operation finds it by.' }),
-    updatedAt: Time('When it last changed (UTC, ISO 8601).'),
+    updatedAt: Timestamp('When it last changed (UTC, ISO 8601).'),
   },
   { title: 'Highlightreel', description: 'A highlight reel, with links to play it and each of its clips embedded.' },
 );

@@ -44,7 +44,8 @@ export const SessionResultsQuery = Type.Object({
 });
 export type SessionResultsQuery = Static<typeof SessionResultsQuery>;
 
-const Timestamp = (description: string) => Type.String({ format: 'date-time', description, examples: ['2024-11-21T12:23:52.614Z'] });
+/** A point in time as ISO 8601 text in UTC, as the real documents write one. */
+export const Timestamp = (description: string) => Type.String({ format: 'date-time', description, examples: ['2024-11-21T12:23:52.614Z'] });
 
 /**
  * A value that may be null, as one JSON Schema type list (OpenAPI 3.1), not an anyOf: the
