@@ -6,8 +6,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobRunner } from '../../src/jobs/job-runner.js';
 import { jobHandlers } from '../../src/jobs/start-job-runner.js';
@@ -15,10 +13,11 @@ import type { FilesystemMediaStorage } from '../../src/media/storage/filesystem-
 import { StoreConflictError } from '../../src/store/conflicts.js';
 import { reelObjectKey, reelPosterKey } from '../../src/store/reels.js';
 import { attachVideo, makeTestVideo, probeDurationMs } from '../helpers/clip-videos.js';
-import { dropSchemas, requirePostgres, uniqueSchemaName } from '../helpers/postgres.js';
+import { freshPostgresSchema } from '../helpers/postgres.js';
 import { makeSessions, seed, seedClient, seedTest, seedWorkspace, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { authHeaders, mintToken } from '../helpers/tokens.js';
+import { until } from '../helpers/until.js';
 import { hasFfmpeg } from '../helpers/videos.js';
 
 /** Real ffmpeg: without it these suites skip with a warning, and fail in CI. */
@@ -35,26 +34,7 @@ beforeAll(async () => {
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const by = { actor: 'test' };
 
-async function until(what: string, check: () => Promise<boolean>, ms = 90_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms`);
-    await sleep(25);
-  }
-}
 
-async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
-  const base = await requirePostgres();
-  if (!base) return null;
-  const schema = uniqueSchemaName('t_reels');
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const url = new URL(base);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return { url: url.href, drop: () => dropSchemas(base, [schema]) };
-}
 
 for (const dialect of ['sqlite', 'postgres'] as const) {
   describe.skipIf(!haveFfmpeg)(`highlight reels on ${dialect}`, () => {
@@ -67,7 +47,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
 
     beforeAll(async () => {
       if (dialect === 'postgres') {
-        pgDatabase = await postgresDatabase();
+        pgDatabase = await freshPostgresSchema('t_reels');
         if (!pgDatabase) {
           skip = true;
           return;
