@@ -5,6 +5,7 @@ import { API_SECURITY } from '../docs/security-schemes.js';
 import { TAG } from '../docs/tags.js';
 import { apiErrors } from '../errors.js';
 import { legacyResponses } from '../legacy/responses.js';
+import { LEGACY_PREFIXES } from '../legacy/routes.js';
 import type { OpenedMediaStorage } from '../media/storage/open-media-storage.js';
 import { isoTime } from '../results/iso-time.js';
 import { Timestamp } from '../results/schemas.js';
@@ -65,8 +66,6 @@ export interface LegacyClipDeps {
   media: OpenedMediaStorage;
 }
 
-const PREFIXES = ['/usertesting/api/v1', '/v1'] as const;
-
 /**
  * The legacy v1 `clip/{clipUuid}` and `highlightreel/{highlightReelToken}`: metadata and
  * embeddable player links (see player.ts). The same visibility as the rest of the family:
@@ -76,7 +75,7 @@ export function registerLegacyClipRoutes(scope: FastifyInstance, deps: LegacyCli
   const poster = async (clip: Clip) =>
     clip.status === 'GENERATED' ? (await deps.media.storage.signedUrl(clipPosterKey(clip.id), { expiresInSeconds: PLAYER_LINK_SECONDS })).url : undefined;
 
-  for (const prefix of PREFIXES) {
+  for (const prefix of LEGACY_PREFIXES) {
     const primary = prefix !== '/v1';
     const name = (id: string) => (primary ? id : `${id}EarlierPath`);
     const earlier = primary ? '' : ' (without the /usertesting/api prefix)';

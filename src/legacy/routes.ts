@@ -34,7 +34,7 @@ export interface LegacyDeps {
 }
 
 /** Where the family is served: its real base path, and the same paths without the prefix. */
-const PREFIXES = ['/usertesting/api/v1', '/v1'] as const;
+export const LEGACY_PREFIXES = ['/usertesting/api/v1', '/v1'] as const;
 
 /**
  * The Legacy (v1) family: discovery of workspaces and their tests ("studies"), a test's plan,
@@ -56,7 +56,7 @@ export function registerLegacyRoutes(scope: FastifyInstance, deps: LegacyDeps): 
     return test;
   };
 
-  for (const prefix of PREFIXES) {
+  for (const prefix of LEGACY_PREFIXES) {
     const primary = prefix !== '/v1';
     const name = (id: string) => (primary ? id : `${id}EarlierPath`);
     const earlier = primary ? '' : ' (without the /usertesting/api prefix)';
