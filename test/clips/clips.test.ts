@@ -13,7 +13,8 @@ import { JobRunner } from '../../src/jobs/job-runner.js';
 import { jobHandlers } from '../../src/jobs/start-job-runner.js';
 import { clipObjectKey, clipPosterKey } from '../../src/store/clips.js';
 import { retryDelayMs } from '../../src/store/jobs.js';
-import { attachVideo, makeTestVideo, probeDurationMs } from '../helpers/clip-videos.js';
+import { generateTestVideo } from '../../src/media/ffmpeg/test-video.js';
+import { attachVideo, probeDurationMs } from '../helpers/clip-videos.js';
 import { freshPostgresSchema } from '../helpers/postgres.js';
 import { seed, seedClient, seedTest, seedWorkspace, makeSessions, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -28,7 +29,7 @@ const dir = mkdtempSync(join(tmpdir(), 'results-api-clips-'));
 const sourceVideo = join(dir, 'session.mp4');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(async () => {
-  if (haveFfmpeg) await makeTestVideo(sourceVideo, 4);
+  if (haveFfmpeg) await generateTestVideo(sourceVideo, { seconds: 4 });
 }, 60_000);
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobRunner } from '../../src/jobs/job-runner.js';
 import { jobHandlers } from '../../src/jobs/start-job-runner.js';
 import { launchChromium, skipWithoutChromium, warnIfSkippedWithoutChromium, type Browser } from '../helpers/chromium.js';
-import { attachVideo, makeTestVideo } from '../helpers/clip-videos.js';
+import { generateTestVideo } from '../../src/media/ffmpeg/test-video.js';
+import { attachVideo } from '../helpers/clip-videos.js';
 import { freePort } from '../helpers/net.js';
 import { seed, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -38,7 +39,7 @@ describe.skipIf(skipWithoutChromium || !haveFfmpeg)('the embeddable player in he
 
   beforeAll(async () => {
     const video = join(dir, 'session.mp4');
-    await makeTestVideo(video, 4);
+    await generateTestVideo(video, { seconds: 4 });
     // The links name PUBLIC_URL: the app listens where they point.
     const port = await freePort();
     t = await startTestApp({ port, env: { PUBLIC_URL: `http://127.0.0.1:${port}`, MEDIA_URL: `file:${join(dir, 'media')}` } });

@@ -12,7 +12,8 @@ import { jobHandlers } from '../../src/jobs/start-job-runner.js';
 import type { FilesystemMediaStorage } from '../../src/media/storage/filesystem-storage.js';
 import { StoreConflictError } from '../../src/store/conflicts.js';
 import { reelObjectKey, reelPosterKey } from '../../src/store/reels.js';
-import { attachVideo, makeTestVideo, probeDurationMs } from '../helpers/clip-videos.js';
+import { generateTestVideo } from '../../src/media/ffmpeg/test-video.js';
+import { attachVideo, probeDurationMs } from '../helpers/clip-videos.js';
 import { freshPostgresSchema } from '../helpers/postgres.js';
 import { makeSessions, seed, seedClient, seedTest, seedWorkspace, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -28,7 +29,7 @@ const withSound = join(dir, 'with-sound.mp4');
 const silentWide = join(dir, 'silent-wide.mp4');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(async () => {
-  if (haveFfmpeg) await Promise.all([makeTestVideo(withSound, 4), makeTestVideo(silentWide, 4, { audio: false, size: '480x270' })]);
+  if (haveFfmpeg) await Promise.all([generateTestVideo(withSound, { seconds: 4 }), generateTestVideo(silentWide, { seconds: 4, audio: false, size: '480x270' })]);
 }, 60_000);
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -13,7 +13,8 @@ import { loadConfig } from '../../src/config.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
 import { clipObjectKey } from '../../src/store/clips.js';
 import { runCli } from '../cli/run-cli.js';
-import { attachVideo, makeTestVideo, probeDurationMs } from '../helpers/clip-videos.js';
+import { generateTestVideo } from '../../src/media/ffmpeg/test-video.js';
+import { attachVideo, probeDurationMs } from '../helpers/clip-videos.js';
 import { describeIfPostgres, inSchema, uniqueSchemaName } from '../helpers/postgres.js';
 import { seed } from '../helpers/seed.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
@@ -27,7 +28,7 @@ const dir = mkdtempSync(join(tmpdir(), 'results-api-server-jobs-'));
 const shortVideo = join(dir, 'short.mp4');
 const longVideo = join(dir, 'long.mp4');
 beforeAll(async () => {
-  if (haveFfmpeg) await Promise.all([makeTestVideo(shortVideo, 4), makeTestVideo(longVideo, 30)]);
+  if (haveFfmpeg) await Promise.all([generateTestVideo(shortVideo, { seconds: 4 }), generateTestVideo(longVideo, { seconds: 30 })]);
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
