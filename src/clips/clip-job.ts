@@ -8,7 +8,8 @@ import { clipObjectKey, clipPosterKey, type ClipRepository } from '../store/clip
 import type { VideoRepository } from '../store/videos.js';
 import { runFfmpeg } from './run-ffmpeg.js';
 
-const seconds = (ms: number) => (ms / 1000).toFixed(3);
+/** Milliseconds as ffmpeg's seconds, to the millisecond. */
+export const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 /**
  * ffmpeg's arguments to cut [startMs, endMs) of `input` into an MP4 at `output` that any

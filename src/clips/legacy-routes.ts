@@ -5,20 +5,20 @@ import { API_SECURITY } from '../docs/security-schemes.js';
 import { TAG } from '../docs/tags.js';
 import { apiErrors } from '../errors.js';
 import { legacyResponses } from '../legacy/responses.js';
+import { LEGACY_PREFIXES } from '../legacy/routes.js';
 import type { OpenedMediaStorage } from '../media/storage/open-media-storage.js';
 import { isoTime } from '../results/iso-time.js';
+import { Timestamp } from '../results/schemas.js';
 import { clipPosterKey, type Clip } from '../store/clips.js';
 import type { Store } from '../store/store.js';
 import { PLAYER_LINK_SECONDS, playerLink } from './player.js';
 
 // Component names and fields are the real legacy Integrations v1 document's.
 
-const Time = (description: string) => Type.String({ format: 'date-time', description, examples: ['2024-11-21T12:23:52.614Z'] });
-
 const LegacyClip = Type.Object(
   {
     typeName: Type.Literal('Clip', { description: 'Always Clip.' }),
-    createdAt: Time('When the clip was made (UTC, ISO 8601).'),
+    createdAt: Timestamp('When the clip was made (UTC, ISO 8601).'),
     duration: Type.Integer({ minimum: 0, description: 'Its length in whole seconds.' }),
     embeddableUrl: Type.String({ format: 'uri', description: 'A player page for an iframe, behind a signed link valid for one hour.' }),
     isImportant: Type.Boolean({ description: 'Always false here (no priority is kept).' }),
@@ -46,13 +46,13 @@ const LegacyReel = Type.Object(
       { nodes: Type.Array(ReelClipNode, { description: 'Its clips in playing order.' }), totalCount: Type.Integer({ minimum: 0 }) },
       { description: 'The clips of the reel.' },
     ),
-    createdAt: Time('When the reel was made (UTC, ISO 8601).'),
+    createdAt: Timestamp('When the reel was made (UTC, ISO 8601).'),
     duration: Type.Number({ minimum: 0, description: 'Its length in seconds.' }),
     id: Type.String({ description: 'The reel\'s id (the v2 API\'s reelId).' }),
     shareUrl: Type.String({ format: 'uri', description: 'A player page of the whole reel for an iframe (signed link, one hour).' }),
     title: Type.String({ description: 'Its name.' }),
     token: Type.String({ description: 'The token this operation finds it by.' }),
-    updatedAt: Time('When it last changed (UTC, ISO 8601).'),
+    updatedAt: Timestamp('When it last changed (UTC, ISO 8601).'),
   },
   { title: 'Highlightreel', description: 'A highlight reel, with links to play it and each of its clips embedded.' },
 );
@@ -66,8 +66,6 @@ export interface LegacyClipDeps {
   media: OpenedMediaStorage;
 }
 
-const PREFIXES = ['/usertesting/api/v1', '/v1'] as const;
-
 /**
  * The legacy v1 `clip/{clipUuid}` and `highlightreel/{highlightReelToken}`: metadata and
  * embeddable player links (see player.ts). The same visibility as the rest of the family:
@@ -77,7 +75,7 @@ export function registerLegacyClipRoutes(scope: FastifyInstance, deps: LegacyCli
   const poster = async (clip: Clip) =>
     clip.status === 'GENERATED' ? (await deps.media.storage.signedUrl(clipPosterKey(clip.id), { expiresInSeconds: PLAYER_LINK_SECONDS })).url : undefined;
 
-  for (const prefix of PREFIXES) {
+  for (const prefix of LEGACY_PREFIXES) {
     const primary = prefix !== '/v1';
     const name = (id: string) => (primary ? id : `${id}EarlierPath`);
     const earlier = primary ? '' : ' (without the /usertesting/api prefix)';

@@ -6,10 +6,9 @@ import type { MediaStorage } from '../media/storage/media-storage.js';
 import type { ClipRepository } from '../store/clips.js';
 import { reelObjectKey, reelPosterKey, type ReelRepository } from '../store/reels.js';
 import type { VideoRepository } from '../store/videos.js';
-import { mediaInput, posterArgs } from './clip-job.js';
+import { mediaInput, posterArgs, seconds } from './clip-job.js';
 import { runFfmpeg } from './run-ffmpeg.js';
 
-const seconds = (ms: number) => (ms / 1000).toFixed(3);
 const MAX_WIDTH = 1280;
 const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
 

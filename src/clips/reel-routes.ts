@@ -4,7 +4,7 @@ import { API_SECURITY } from '../docs/security-schemes.js';
 import { TAG } from '../docs/tags.js';
 import { apiErrors } from '../errors.js';
 import type { OpenedMediaStorage } from '../media/storage/open-media-storage.js';
-import { apiResponses } from '../results/responses.js';
+import { apiResponses, NOT_FOUND } from '../results/responses.js';
 import { reelObjectKey } from '../store/reels.js';
 import type { Store } from '../store/store.js';
 import { CLIP_LINK_SECONDS } from './routes.js';
@@ -37,7 +37,7 @@ export function registerReelRoutes(scope: FastifyInstance, deps: ReelRouteDeps):
         params: TestReelsParams,
         response: apiResponses(
           { description: 'The test\'s highlight reels.', schema: HighlightReelsResponse },
-          { notFound: 'Test not found: no such test, or none in a workspace where the caller is a member (the same answer for both).' },
+          { notFound: NOT_FOUND.test },
         ),
       },
     },

@@ -1,45 +1,14 @@
-import { spawn } from 'node:child_process';
-import { setPriority } from 'node:os';
+import { FFMPEG, runTool } from '../media/ffmpeg/run-tool.js';
 
 /** Background media work yields the CPU to the API: ffmpeg runs at this nice level. */
 const BACKGROUND_PRIORITY = 10;
-const STDERR_TAIL = 2000;
-
-export class FfmpegError extends Error {
-  override name = 'FfmpegError';
-}
+/** Far longer than any clip or reel step takes, so a stuck ffmpeg cannot hold its job forever. */
+const STEP_TIME_LIMIT_MS = 60 * 60 * 1000;
 
 /**
- * Runs `ffmpeg` with `args` (never through a shell) and resolves when it exits 0. It is
- * killed when `signal` aborts. A failure names the exit code and ffmpeg's last words.
+ * Runs one ffmpeg step of a clip or reel job, quietly and at background priority; it is
+ * killed when the job's `signal` aborts (the run then rejects with the signal's reason).
  */
-export function runFfmpeg(args: readonly string[], signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('ffmpeg', ['-nostdin', '-hide_banner', '-loglevel', 'error', ...args], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      signal,
-      killSignal: 'SIGKILL',
-    });
-    if (child.pid !== undefined) {
-      try {
-        setPriority(child.pid, BACKGROUND_PRIORITY);
-      } catch {
-        // Not permitted here: it runs at normal priority.
-      }
-    }
-    let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-STDERR_TAIL);
-    });
-    child.once('error', (err) => {
-      if (signal.aborted) reject(signal.reason as Error);
-      else if ((err as NodeJS.ErrnoException).code === 'ENOENT') reject(new FfmpegError('ffmpeg is not installed (apt-get install ffmpeg)'));
-      else reject(err);
-    });
-    child.once('close', (code, killedBy) => {
-      if (code === 0) resolve();
-      else if (signal.aborted) reject(signal.reason as Error);
-      else reject(new FfmpegError(`ffmpeg exited with ${code ?? killedBy}: ${stderr.trim().split('\n').slice(-3).join(' / ') || 'no message'}`));
-    });
-  });
+export async function runFfmpeg(args: readonly string[], signal: AbortSignal): Promise<void> {
+  await runTool(FFMPEG, ['-nostdin', '-hide_banner', '-loglevel', 'error', ...args], STEP_TIME_LIMIT_MS, { signal, niceness: BACKGROUND_PRIORITY });
 }

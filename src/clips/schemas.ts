@@ -1,14 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, Uuid } from '../results/schemas.js';
 
 // Component names and fields are the real Results v2 document's (its "Video Data" schemas), so
 // a client generated from either gets the same types.
-
-const Uuid = (description: string) =>
-  Type.String({
-    format: 'uuid',
-    pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
-    description,
-  });
 
 export const SessionClipsParams = Type.Object({
   sessionId: Uuid('The session whose video the clips were cut from.'),
@@ -90,8 +84,7 @@ export const ClipDetailsResponse = Type.Object(
         'ERROR: cutting failed; this request started a new attempt, so ask again.',
     }),
     clipUrl: Type.Optional(
-      Type.Unsafe<string | null>({
-        type: ['string', 'null'],
+      Nullable<string>('string', {
         format: 'uri',
         description: 'A link that downloads the clip (MP4) for 15 minutes; only when GENERATED. Ask again for a fresh one.',
       }),
@@ -142,8 +135,7 @@ export const ReelDetailsResponse = Type.Object(
         'ERROR: making it failed; this request started a new attempt, so ask again.',
     }),
     reelUrl: Type.Optional(
-      Type.Unsafe<string | null>({
-        type: ['string', 'null'],
+      Nullable<string>('string', {
         format: 'uri',
         description: 'A link that downloads the reel (MP4) for 15 minutes; only when GENERATED. Ask again for a fresh one.',
       }),

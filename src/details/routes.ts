@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AccessReads } from '../access/access-cache.js';
 import { API_SECURITY } from '../docs/security-schemes.js';
 import { TAG } from '../docs/tags.js';
-import { apiResponses } from '../results/responses.js';
+import { apiResponses, NOT_FOUND } from '../results/responses.js';
 import type { SessionPageReader } from '../results/session-pages.js';
 import type { Store } from '../store/open-store.js';
 import { SessionDetailsReader } from './details-reader.js';
@@ -34,7 +34,7 @@ export function registerDetailsRoutes(
         params: SessionIdParams,
         response: apiResponses(
           { description: 'The session with its details.', schema: SessionResultsV3Response },
-          { notFound: 'Session not found: no such session, or its test is in no workspace where the caller is a member (the same answer for both).' },
+          { notFound: NOT_FOUND.session },
         ),
       },
     },
@@ -64,7 +64,7 @@ export function registerDetailsRoutes(
         params: TestIdParams,
         response: apiResponses(
           { description: 'The QXscores of the test.', schema: QxScoreResponse },
-          { notFound: 'Test not found: no such test, or none in a workspace where the caller is a member (the same answer for both).' },
+          { notFound: NOT_FOUND.test },
         ),
       },
     },

@@ -1,25 +1,15 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Nullable, Uuid } from '../results/schemas.js';
 
 // Component names (titles), fields, types and enums are the real Results document's
 // (SessionResultsV3ResponseDto, QxScoreResponseApi), so clients generated from either agree.
 
-/** Plain UUID text (ajv's `uuid` format alone would also take a `urn:uuid:` prefix). */
-const UuidParam = (description: string) =>
-  Type.String({
-    format: 'uuid',
-    pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
-    description,
-  });
-
-export const SessionIdParams = Type.Object({ sessionId: UuidParam('The session.') });
+export const SessionIdParams = Type.Object({ sessionId: Uuid('The session.') });
 export type SessionIdParams = Static<typeof SessionIdParams>;
-export const TestIdParams = Type.Object({ testId: UuidParam('The test (an interaction test for a QXscore).') });
+export const TestIdParams = Type.Object({ testId: Uuid('The test (an interaction test for a QXscore).') });
 export type TestIdParams = Static<typeof TestIdParams>;
 
-/** A nullable value as one JSON Schema type list (OpenAPI 3.1). */
-const Nullable = <T>(type: string, options: Record<string, unknown> = {}) => Type.Unsafe<T | null>({ type: [type, 'null'], ...options });
-const NullableEnum = (values: readonly string[], description: string) =>
-  Type.Unsafe<string | null>({ type: ['string', 'null'], enum: [...values, null], description });
+const NullableEnum = (values: readonly string[], description: string) => Nullable<string>('string', { enum: [...values, null], description });
 /** A schema that may also be null, kept as a named component reference where the generator allows. */
 const OrNull = <T extends TSchema>(schema: T, description: string) => Type.Union([schema, Type.Null()], { description });
 
@@ -130,7 +120,7 @@ export const SessionResultsV3Response = Type.Object(
 export type SessionResultsV3Response = Static<typeof SessionResultsV3Response>;
 
 const Percent = (description: string) => Type.Number({ minimum: 0, maximum: 100, description });
-const NullablePercent = (description: string) => Type.Unsafe<number | null>({ type: ['number', 'null'], minimum: 0, maximum: 100, description });
+const NullablePercent = (description: string) => Nullable<number>('number', { minimum: 0, maximum: 100, description });
 
 export const QxScoreComponents = Type.Object(
   {
@@ -142,8 +132,7 @@ export const QxScoreComponents = Type.Object(
 
 export const QxScoreValues = Type.Object(
   {
-    behavioral: Type.Unsafe<number[] | null>({
-      type: ['array', 'null'],
+    behavioral: Nullable<number[]>('array', {
       items: { type: 'number' },
       description: 'Task success (%) of each navigational task, in plan order; null when the group has none.',
     }),

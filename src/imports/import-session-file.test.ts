@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock.js';
+import { rejectionOf } from '../../test/helpers/rejection.js';
 import { openSqliteStore } from '../../test/helpers/stores.js';
 import { StoreConflictError } from '../store/conflicts.js';
 import type { Store } from '../store/open-store.js';
@@ -29,14 +30,7 @@ function file(lines: string[]): string {
   return path;
 }
 
-async function refusal(promise: Promise<unknown>): Promise<BadSessionFileError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(BadSessionFileError);
-  return error as BadSessionFileError;
-}
+const refusal = (promise: Promise<unknown>) => rejectionOf(promise, BadSessionFileError);
 
 describe('importSessionFile', () => {
   let store: Store;

@@ -9,6 +9,7 @@ import { strictQuery } from '../http/strict-query.js';
 import type { SessionPageReader } from '../results/session-pages.js';
 import type { Store } from '../store/store.js';
 import { SessionCursors } from './cursor.js';
+import { NOT_FOUND } from '../results/responses.js';
 import { legacyResponses } from './responses.js';
 import {
   COMPLETED_PAGE_SIZE,
@@ -33,7 +34,7 @@ export interface LegacyDeps {
 }
 
 /** Where the family is served: its real base path, and the same paths without the prefix. */
-const PREFIXES = ['/usertesting/api/v1', '/v1'] as const;
+export const LEGACY_PREFIXES = ['/usertesting/api/v1', '/v1'] as const;
 
 /**
  * The Legacy (v1) family: discovery of workspaces and their tests ("studies"), a test's plan,
@@ -55,7 +56,7 @@ export function registerLegacyRoutes(scope: FastifyInstance, deps: LegacyDeps): 
     return test;
   };
 
-  for (const prefix of PREFIXES) {
+  for (const prefix of LEGACY_PREFIXES) {
     const primary = prefix !== '/v1';
     const name = (id: string) => (primary ? id : `${id}EarlierPath`);
     const earlier = primary ? '' : ' (without the /usertesting/api prefix)';
@@ -120,7 +121,7 @@ export function registerLegacyRoutes(scope: FastifyInstance, deps: LegacyDeps): 
           params: StudyParams,
           response: legacyResponses(
             { description: 'The test.', schema: Study },
-            { notFound: 'Study not found: no such test, or none in a workspace where the caller is a member (the same answer for both).' },
+            { notFound: NOT_FOUND.study },
           ),
         },
       },
@@ -144,7 +145,7 @@ export function registerLegacyRoutes(scope: FastifyInstance, deps: LegacyDeps): 
           response: legacyResponses(
             { description: 'One page of completed sessions.', schema: CompletedSessions },
             {
-              notFound: 'Study not found: no such test, or none in a workspace where the caller is a member (the same answer for both).',
+              notFound: NOT_FOUND.study,
               badRequest: 'A cursor that this listing did not issue (changed, forged, or of another study), `after` with `before`',
             },
           ),
@@ -179,7 +180,7 @@ export function registerLegacyRoutes(scope: FastifyInstance, deps: LegacyDeps): 
           params: SessionParams,
           response: legacyResponses(
             { description: 'The session.', schema: Session },
-            { notFound: 'Session not found: no such session, or its test is in no workspace where the caller is a member (the same answer for both).' },
+            { notFound: NOT_FOUND.session },
           ),
         },
       },

@@ -1,18 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, Timestamp, Uuid } from '../results/schemas.js';
 import { PRODUCT_TYPES } from '../store/store.js';
 
 /** Sessions per page of the completed-sessions listing, as in the real service. */
 export const COMPLETED_PAGE_SIZE = 50;
-
-/** Plain UUID text (ajv's `uuid` format alone would also take a `urn:uuid:` prefix). */
-const Uuid = (description: string) =>
-  Type.String({
-    format: 'uuid',
-    pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
-    description,
-  });
-
-const Time = (description: string) => Type.String({ format: 'date-time', description, examples: ['2024-11-21T12:23:52.614Z'] });
 
 export const WorkspaceParams = Type.Object({ workspaceUuid: Uuid('A workspace where the caller is a member.') });
 export type WorkspaceParams = Static<typeof WorkspaceParams>;
@@ -55,7 +46,7 @@ export const WorkspaceStudy = Type.Object(
     title: Type.String(),
     type: Type.String({ description: 'Delivery format; STUDYV2 for every test here (served by the v2 API).', examples: ['STUDYV2'] }),
     productType: Type.String({ description: `Kind of research: ${PRODUCT_TYPES.join(', ')}.`, examples: ['THINK_OUT_LOUD'] }),
-    orderedAt: Time('When the test was ordered.'),
+    orderedAt: Timestamp('When the test was ordered.'),
     orderedBy: Type.Optional(Person),
     cursor: Type.String({ description: 'Position of this entry in the listing.' }),
   },
@@ -108,12 +99,11 @@ const CompletedSession = Type.Object(
   {
     cursor: Type.String({ description: 'Pass as `after` (or `before`) to page on from this session.' }),
     sessionUuid: Type.String({ format: 'uuid' }),
-    completedDateTime: Time('When the participant finished.'),
+    completedDateTime: Timestamp('When the participant finished.'),
     state: Type.String({ examples: ['completed'] }),
     answers: Type.Array(Type.Object({}), { description: 'Empty until answers are stored (a later issue).' }),
-    startTime: Time('Extension (not in the original contract): when the session started, as in the v2 listing.'),
-    audienceId: Type.Unsafe<string | null>({
-      type: ['string', 'null'],
+    startTime: Timestamp('Extension (not in the original contract): when the session started, as in the v2 listing.'),
+    audienceId: Nullable<string>('string', {
       format: 'uuid',
       description: 'Extension (not in the original contract): the audience, as in the v2 listing; null when none.',
     }),
@@ -136,7 +126,7 @@ export const Session = Type.Object(
   {
     uid: Type.String({ format: 'uuid' }),
     title: Type.String({ description: 'The title of its test.' }),
-    stateUpdatedAt: Time('When the session finished, or started if it has not.'),
+    stateUpdatedAt: Timestamp('When the session finished, or started if it has not.'),
     duration: Type.Optional(Type.Number({ description: 'Seconds from start to finish; absent while unfinished.' })),
   },
   { title: 'Session' },

@@ -65,35 +65,20 @@ describe('parseTestPlan', () => {
   });
 
   it('QX measures: only in a QX_SCORE group, each with its task types; task ids once; matrix and rank order need their parts', () => {
-    expect(
-      problemsOf({
-        taskGroups: [{ id: 'qx', type: 'QX_SCORE' }, { id: 'main', type: 'MAIN' }],
-        tasks: [
-          { text: 'a', taskType: 'rating_scale', taskGroupId: 'main', qxMeasure: 'trust' },
-          { text: 'b', taskType: 'written_response', taskGroupId: 'qx', qxMeasure: 'usability' },
-          { text: 'c', taskType: 'launch_url', taskGroupId: 'qx', qxMeasure: 'task_success', id: '7A5C0000-0000-4000-8000-000000000001' },
-          { text: 'd', taskType: 'nps', taskGroupId: 'qx', qxMeasure: 'loyalty', id: '7a5c0000-0000-4000-8000-000000000001' },
-          { text: 'e', taskType: 'matrix', choices: ['x', 'y'] },
-          { text: 'f', taskType: 'rank_order', choices: ['x'] },
-          { text: 'g', taskType: 'nps', qxMeasure: 'joy' },
-        ],
-      }),
-    ).toEqual([
+    const taskGroups = [{ id: 'qx', type: 'QX_SCORE' }, { id: 'main', type: 'MAIN' }];
+    const tasks = [
+      { text: 'a', taskType: 'rating_scale', taskGroupId: 'main', qxMeasure: 'trust' },
+      { text: 'b', taskType: 'written_response', taskGroupId: 'qx', qxMeasure: 'usability' },
+      { text: 'c', taskType: 'launch_url', taskGroupId: 'qx', qxMeasure: 'task_success', id: '7A5C0000-0000-4000-8000-000000000001' },
+      { text: 'd', taskType: 'nps', taskGroupId: 'qx', qxMeasure: 'loyalty', id: '7a5c0000-0000-4000-8000-000000000001' },
+      { text: 'e', taskType: 'matrix', choices: ['x', 'y'] },
+      { text: 'f', taskType: 'rank_order', choices: ['x'] },
+    ];
+    // An unknown measure is a schema error: reported alone, before the plan's own rules.
+    expect(problemsOf({ taskGroups, tasks: [...tasks, { text: 'g', taskType: 'nps', qxMeasure: 'joy' }] })).toEqual([
       expect.stringMatching(/^tasks\[6\]\.qxMeasure: .*\(one of task_success, usability, trust, appearance, loyalty\)$/),
     ]);
-    expect(
-      problemsOf({
-        taskGroups: [{ id: 'qx', type: 'QX_SCORE' }, { id: 'main', type: 'MAIN' }],
-        tasks: [
-          { text: 'a', taskType: 'rating_scale', taskGroupId: 'main', qxMeasure: 'trust' },
-          { text: 'b', taskType: 'written_response', taskGroupId: 'qx', qxMeasure: 'usability' },
-          { text: 'c', taskType: 'launch_url', taskGroupId: 'qx', qxMeasure: 'task_success', id: '7A5C0000-0000-4000-8000-000000000001' },
-          { text: 'd', taskType: 'nps', taskGroupId: 'qx', qxMeasure: 'loyalty', id: '7a5c0000-0000-4000-8000-000000000001' },
-          { text: 'e', taskType: 'matrix', choices: ['x', 'y'] },
-          { text: 'f', taskType: 'rank_order', choices: ['x'] },
-        ],
-      }),
-    ).toEqual([
+    expect(problemsOf({ taskGroups, tasks })).toEqual([
       'tasks[0].qxMeasure: only a task of a QX_SCORE task group measures a QXscore',
       'tasks[1].qxMeasure: usability is asked with a task of type rating_scale',
       'tasks[3].id: "7a5c0000-0000-4000-8000-000000000001" is used by an earlier task',

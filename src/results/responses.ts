@@ -77,6 +77,13 @@ export const problemResponse = (
     mediaType: 'application/problem+json',
   });
 
+/** The 404s of lookups that answer "no such thing" and "not yours" alike, each worded once. */
+export const NOT_FOUND = {
+  test: 'Test not found: no such test, or none in a workspace where the caller is a member (the same answer for both).',
+  session: 'Session not found: no such session, or its test is in no workspace where the caller is a member (the same answer for both).',
+  study: 'Study not found: no such test, or none in a workspace where the caller is a member (the same answer for both).',
+} as const;
+
 /**
  * Every response a Results API operation can give: the 200 it names, and the problem details
  * the API guard, the validation and the error handler produce. `notFound` documents the 404

@@ -7,7 +7,7 @@ import type { AccessReads } from '../access/access-cache.js';
 import { listSessionResults } from './list-session-results.js';
 import type { SessionPageReader } from './session-pages.js';
 import { resolvePaging, type Paging } from './paging.js';
-import { apiResponses } from './responses.js';
+import { apiResponses, NOT_FOUND } from './responses.js';
 import { SessionSummaryResultsResponse, SessionResultsQuery } from './schemas.js';
 
 /**
@@ -41,7 +41,7 @@ export function registerResultsRoutes(scope: FastifyInstance, deps: { reads: Acc
           querystring: SessionResultsQuery,
           response: apiResponses(
             { description: 'One page of completed sessions, newest first.', schema: SessionSummaryResultsResponse },
-            { notFound: 'Test not found: no such test, or none in a workspace where the caller is a member (the same answer for both).' },
+            { notFound: NOT_FOUND.test },
           ),
         },
       },

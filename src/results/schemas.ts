@@ -44,24 +44,24 @@ export const SessionResultsQuery = Type.Object({
 });
 export type SessionResultsQuery = Static<typeof SessionResultsQuery>;
 
-const Timestamp = (description: string) => Type.String({ format: 'date-time', description, examples: ['2024-11-21T12:23:52.614Z'] });
+/** A point in time as ISO 8601 text in UTC, as the real documents write one. */
+export const Timestamp = (description: string) => Type.String({ format: 'date-time', description, examples: ['2024-11-21T12:23:52.614Z'] });
 
 /**
- * A nullable string as one JSON Schema type list (OpenAPI 3.1), not an anyOf: the serializer
- * then checks for null instead of validating each value against every branch.
+ * A value that may be null, as one JSON Schema type list (OpenAPI 3.1), not an anyOf: the
+ * serializer then checks for null instead of validating each value against every branch.
  */
-const NullableString = (options: { format: string; description?: string; examples?: string[] }) =>
-  Type.Unsafe<string | null>({ type: ['string', 'null'], ...options });
+export const Nullable = <T>(type: string, options: Record<string, unknown> = {}) => Type.Unsafe<T | null>({ type: [type, 'null'], ...options });
 
 // Component names are the real document's, so a client generated from either gets the same types.
 
 export const SessionSummaryResultItem = Type.Object(
   {
     sessionId: Type.String({ format: 'uuid' }),
-    audienceId: NullableString({ format: 'uuid', description: 'null when the session has no audience.' }),
+    audienceId: Nullable<string>('string', { format: 'uuid', description: 'null when the session has no audience.' }),
     status: Type.String({ examples: ['COMPLETE'] }),
     startTime: Timestamp('UTC, ISO 8601 with milliseconds.'),
-    finishTime: NullableString({
+    finishTime: Nullable<string>('string', {
       format: 'date-time',
       description: 'UTC, ISO 8601 with milliseconds; null while unfinished.',
       examples: ['2024-11-21T12:31:02.000Z'],

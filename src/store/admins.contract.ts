@@ -9,19 +9,13 @@ import type { Change } from '../changes/change-feed.js';
 import { StoreConflictError } from './conflicts.js';
 import type { Announce } from './database.js';
 import type { Store } from './open-store.js';
+import { rejectionOf } from '../../test/helpers/rejection.js';
 
 const T0 = Date.UTC(2026, 10, 23);
 const by = { actor: 'cli:root' };
 const uuid = (n: number, prefix = 'adadadad'): string => `${prefix}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 
-async function refusal(promise: Promise<unknown>): Promise<StoreConflictError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(StoreConflictError);
-  return error as StoreConflictError;
-}
+const refusal = (promise: Promise<unknown>) => rejectionOf(promise, StoreConflictError);
 
 export function describeAdminsContract(name: string, makeStore: (clock: ManualClock, announce: Announce) => Promise<Store>): void {
   describe(`Admins contract: ${name}`, () => {

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock.js';
 import type { Change } from '../changes/change-feed.js';
 import { StoreConflictError } from './conflicts.js';
+import { rejectionOf } from '../../test/helpers/rejection.js';
 import type { Announce } from './database.js';
 import type { Store } from './open-store.js';
 import type { SessionInput } from './store.js';
@@ -22,14 +23,7 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 const uuid = (n: number, prefix = '00000000'): string =>
   `${prefix}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 
-async function conflict(promise: Promise<unknown>): Promise<StoreConflictError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(StoreConflictError);
-  return error as StoreConflictError;
-}
+const conflict = (promise: Promise<unknown>) => rejectionOf(promise, StoreConflictError);
 
 const session = (n: number, startTime: number, extra: Partial<SessionInput> = {}): SessionInput => ({
   sessionId: uuid(n, '5e55105e'),

@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { rejectionOf } from '../../test/helpers/rejection.js';
 import { BadTranscriptError, checkWebVtt, MAX_TRANSCRIPT_BYTES } from './webvtt.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
-async function refusal(text: string | Uint8Array): Promise<BadTranscriptError> {
-  const error = await checkWebVtt(typeof text === 'string' ? bytes(text) : text).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(BadTranscriptError);
-  return error as BadTranscriptError;
-}
+const refusal = (text: string | Uint8Array) => rejectionOf(checkWebVtt(typeof text === 'string' ? bytes(text) : text), BadTranscriptError);
 
 describe('checkWebVtt', () => {
   it('accepts the real document example, identifiers, notes, styles, settings and CRLF', async () => {

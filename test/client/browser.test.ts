@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, launchChromium, skipWithoutChromium, type Browser } from '../helpers/chromium.js';
+import { launchChromium, skipWithoutChromium, warnIfSkippedWithoutChromium, type Browser } from '../helpers/chromium.js';
 import { completedOnly, makeSessions, seed, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -9,9 +9,7 @@ const BUILT_CLIENT = fileURLToPath(new URL('../../packages/client/dist/', import
 /** Where the page finds the SDK's built modules: a path on the server's own origin, answered by the test. */
 const SDK_PATH = '/sdk-under-test/';
 
-if (skipWithoutChromium) {
-  console.warn(`\n⚠ SKIPPED test/client/browser.test.ts: no Chromium at ${CHROMIUM}. Install it with \`apt-get install -y chromium\`.\n`);
-}
+warnIfSkippedWithoutChromium('test/client/browser.test.ts');
 
 /** A page that imports the package's entry module, as a browser app would, and exposes it to the test. */
 const PAGE = `<!doctype html><title>SDK</title>

@@ -10,7 +10,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobRunner } from '../../src/jobs/job-runner.js';
 import { jobHandlers } from '../../src/jobs/start-job-runner.js';
-import { attachVideo, makeTestVideo, probeDurationMs } from '../helpers/clip-videos.js';
+import { generateTestVideo } from '../../src/media/ffmpeg/test-video.js';
+import { attachVideo, probeDurationMs } from '../helpers/clip-videos.js';
 import { startTestS3, type TestS3 } from '../helpers/s3.js';
 import { seed, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -32,7 +33,7 @@ describe.skipIf(!haveFfmpeg)('clips and reels on S3-compatible storage', { timeo
 
   beforeAll(async () => {
     const video = join(dir, 'session.mp4');
-    await makeTestVideo(video, 4);
+    await generateTestVideo(video, { seconds: 4 });
     s3 = await startTestS3('clips-media');
     t = await startTestApp({ env: { MEDIA_URL: s3.mediaUrl } });
     runner = new JobRunner(t.runtime.store.jobs, jobHandlers(t.runtime), { concurrency: 1, leaseMs: 30_000, pollMs: 20, log: quiet });

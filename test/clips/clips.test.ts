@@ -6,8 +6,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { FilesystemMediaStorage } from '../../src/media/storage/filesystem-storage.js';
@@ -15,11 +13,13 @@ import { JobRunner } from '../../src/jobs/job-runner.js';
 import { jobHandlers } from '../../src/jobs/start-job-runner.js';
 import { clipObjectKey, clipPosterKey } from '../../src/store/clips.js';
 import { retryDelayMs } from '../../src/store/jobs.js';
-import { attachVideo, makeTestVideo, probeDurationMs } from '../helpers/clip-videos.js';
-import { dropSchemas, requirePostgres, uniqueSchemaName } from '../helpers/postgres.js';
+import { generateTestVideo } from '../../src/media/ffmpeg/test-video.js';
+import { attachVideo, probeDurationMs } from '../helpers/clip-videos.js';
+import { freshPostgresSchema } from '../helpers/postgres.js';
 import { seed, seedClient, seedTest, seedWorkspace, makeSessions, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { authHeaders, mintToken } from '../helpers/tokens.js';
+import { until } from '../helpers/until.js';
 import { hasFfmpeg } from '../helpers/videos.js';
 
 /** Real ffmpeg: without it these suites skip with a warning, and fail in CI. */
@@ -29,33 +29,13 @@ const dir = mkdtempSync(join(tmpdir(), 'results-api-clips-'));
 const sourceVideo = join(dir, 'session.mp4');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(async () => {
-  if (haveFfmpeg) await makeTestVideo(sourceVideo, 4);
+  if (haveFfmpeg) await generateTestVideo(sourceVideo, { seconds: 4 });
 }, 60_000);
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const by = { actor: 'test' };
 
-async function until(what: string, check: () => Promise<boolean>, ms = 90_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms`);
-    await sleep(25);
-  }
-}
 
-/** A fresh PostgreSQL schema as a DATABASE_URL, or null when PostgreSQL is unreachable outside CI. */
-async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
-  const base = await requirePostgres();
-  if (!base) return null;
-  const schema = uniqueSchemaName('t_clips');
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const url = new URL(base);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return { url: url.href, drop: () => dropSchemas(base, [schema]) };
-}
 
 for (const dialect of ['sqlite', 'postgres'] as const) {
   describe.skipIf(!haveFfmpeg)(`clips on ${dialect}`, () => {
@@ -70,7 +50,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
 
     beforeAll(async () => {
       if (dialect === 'postgres') {
-        pgDatabase = await postgresDatabase();
+        pgDatabase = await freshPostgresSchema('t_clips');
         if (!pgDatabase) {
           skip = true;
           return;
@@ -159,7 +139,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         });
         clock.advance(retryDelayMs(attempt));
       }
-      expect(await t.runtime.store.jobs.get(clip.jobId)).toMatchObject({ state: 'error', lastError: expect.stringContaining('ffmpeg exited') });
+      expect(await t.runtime.store.jobs.get(clip.jobId)).toMatchObject({ state: 'error', lastError: expect.stringMatching(/^ffmpeg failed: .*Invalid data/) as string });
       expect((await t.runtime.store.audit.list({ action: 'job.fail' })).map((e) => e.details.subject)).toContain(clip.id);
 
       // The video is imported again; the GET that reports ERROR starts a new attempt, which succeeds.

@@ -1,22 +1,14 @@
 /** A player link is a credential (it goes into an iframe): it never appears in the logs, followed or refused. */
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { loggerOptions } from '../../src/http/logging.js';
 import { seed, storeActor } from '../helpers/seed.js';
+import { capturedLogger } from '../helpers/captured-logs.js';
 import { startTestApp } from '../helpers/test-app.js';
 import { mintToken } from '../helpers/tokens.js';
 
 describe('player link logging', () => {
   it('logs the request with the signature redacted, whatever the answer', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(...chunk.toString().split('\n').filter(Boolean));
-        done();
-      },
-    });
-    const t = await startTestApp({ logger: pino({ ...(loggerOptions('trace') as object) }, sink) });
+    const { logger, lines } = capturedLogger();
+    const t = await startTestApp({ logger });
     try {
       const s = await seed(t.runtime, { sessions: 1 });
       const sessionId = s.sessions[0]!.sessionId;

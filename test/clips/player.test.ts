@@ -3,15 +3,16 @@
  * links: a real reel and clip cut by ffmpeg, played in headless Chromium (the video element
  * reaches readyState >= 2 under the page's strict CSP), and refused when the link is altered.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobRunner } from '../../src/jobs/job-runner.js';
 import { jobHandlers } from '../../src/jobs/start-job-runner.js';
-import { attachVideo, makeTestVideo } from '../helpers/clip-videos.js';
+import { launchChromium, skipWithoutChromium, warnIfSkippedWithoutChromium, type Browser } from '../helpers/chromium.js';
+import { generateTestVideo } from '../../src/media/ffmpeg/test-video.js';
+import { attachVideo } from '../helpers/clip-videos.js';
 import { freePort } from '../helpers/net.js';
 import { seed, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -21,30 +22,24 @@ import { hasFfmpeg } from '../helpers/videos.js';
 /** Real ffmpeg: without it these suites skip with a warning, and fail in CI. */
 const haveFfmpeg = hasFfmpeg();
 
-/** Debian's `chromium` package; .ci/run installs it when missing. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--autoplay-policy=no-user-gesture-required'];
-const IN_CI = process.env.CI === 'true';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && !IN_CI) console.warn(`\n⚠ SKIPPED test/clips/player.test.ts: no Chromium at ${CHROMIUM} (apt-get install -y chromium).\n`);
+warnIfSkippedWithoutChromium('test/clips/player.test.ts');
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const by = { actor: 'test' };
 
-describe.skipIf((!haveChromium && !IN_CI) || !haveFfmpeg)('the embeddable player in headless Chromium', { timeout: 120_000 }, () => {
+describe.skipIf(skipWithoutChromium || !haveFfmpeg)('the embeddable player in headless Chromium', { timeout: 120_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'results-api-player-'));
   let t: TestApp;
   let runner: JobRunner;
-  let context: BrowserContext;
+  let browser: Browser;
   let s: Seeded;
   let token: string;
   let reelToken: string;
   let clipId: string;
 
   beforeAll(async () => {
-    if (!haveChromium) throw new Error(`Chromium not found at ${CHROMIUM}; .ci/run installs the Debian package chromium.`);
     const video = join(dir, 'session.mp4');
-    await makeTestVideo(video, 4);
+    await generateTestVideo(video, { seconds: 4 });
     // The links name PUBLIC_URL: the app listens where they point.
     const port = await freePort();
     t = await startTestApp({ port, env: { PUBLIC_URL: `http://127.0.0.1:${port}`, MEDIA_URL: `file:${join(dir, 'media')}` } });
@@ -62,11 +57,11 @@ describe.skipIf((!haveChromium && !IN_CI) || !haveFfmpeg)('the embeddable player
       await sleep(50);
     }
     token = await mintToken(t, s);
-    context = await chromium.launchPersistentContext(mkdtempSync(join(dir, 'profile-')), { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
   }, 120_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await runner?.stop();
     await t?.close();
     rmSync(dir, { recursive: true, force: true });
@@ -76,7 +71,7 @@ describe.skipIf((!haveChromium && !IN_CI) || !haveFfmpeg)('the embeddable player
 
   /** Opens `url` and resolves to the video element's readyState once it can play (or the time runs out). */
   async function play(url: string): Promise<{ readyState: number; violations: string[] }> {
-    const page = await context.newPage();
+    const page = await browser.context.newPage();
     const violations: string[] = [];
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) violations.push(m.text());

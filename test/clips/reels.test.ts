@@ -6,19 +6,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobRunner } from '../../src/jobs/job-runner.js';
 import { jobHandlers } from '../../src/jobs/start-job-runner.js';
 import type { FilesystemMediaStorage } from '../../src/media/storage/filesystem-storage.js';
 import { StoreConflictError } from '../../src/store/conflicts.js';
 import { reelObjectKey, reelPosterKey } from '../../src/store/reels.js';
-import { attachVideo, makeTestVideo, probeDurationMs } from '../helpers/clip-videos.js';
-import { dropSchemas, requirePostgres, uniqueSchemaName } from '../helpers/postgres.js';
+import { generateTestVideo } from '../../src/media/ffmpeg/test-video.js';
+import { attachVideo, probeDurationMs } from '../helpers/clip-videos.js';
+import { freshPostgresSchema } from '../helpers/postgres.js';
 import { makeSessions, seed, seedClient, seedTest, seedWorkspace, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { authHeaders, mintToken } from '../helpers/tokens.js';
+import { until } from '../helpers/until.js';
 import { hasFfmpeg } from '../helpers/videos.js';
 
 /** Real ffmpeg: without it these suites skip with a warning, and fail in CI. */
@@ -29,32 +29,13 @@ const withSound = join(dir, 'with-sound.mp4');
 const silentWide = join(dir, 'silent-wide.mp4');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(async () => {
-  if (haveFfmpeg) await Promise.all([makeTestVideo(withSound, 4), makeTestVideo(silentWide, 4, { audio: false, size: '480x270' })]);
+  if (haveFfmpeg) await Promise.all([generateTestVideo(withSound, { seconds: 4 }), generateTestVideo(silentWide, { seconds: 4, audio: false, size: '480x270' })]);
 }, 60_000);
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const by = { actor: 'test' };
 
-async function until(what: string, check: () => Promise<boolean>, ms = 90_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms`);
-    await sleep(25);
-  }
-}
 
-async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
-  const base = await requirePostgres();
-  if (!base) return null;
-  const schema = uniqueSchemaName('t_reels');
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const url = new URL(base);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return { url: url.href, drop: () => dropSchemas(base, [schema]) };
-}
 
 for (const dialect of ['sqlite', 'postgres'] as const) {
   describe.skipIf(!haveFfmpeg)(`highlight reels on ${dialect}`, () => {
@@ -67,7 +48,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
 
     beforeAll(async () => {
       if (dialect === 'postgres') {
-        pgDatabase = await postgresDatabase();
+        pgDatabase = await freshPostgresSchema('t_reels');
         if (!pgDatabase) {
           skip = true;
           return;

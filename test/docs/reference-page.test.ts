@@ -1,35 +1,15 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seed, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { freePort } from '../helpers/net.js';
+import { launchChromium, skipWithoutChromium, warnIfSkippedWithoutChromium, type Browser } from '../helpers/chromium.js';
 
-/** Debian's `chromium` package; .ci/run installs it when missing. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
-const IN_CI = process.env.CI === 'true';
-const haveChromium = existsSync(CHROMIUM);
-
-if (!haveChromium && !IN_CI) {
-  console.warn(
-    `\n⚠ SKIPPED test/docs/reference-page.test.ts: no Chromium at ${CHROMIUM}. ` +
-      'Install it with `apt-get install -y chromium` to run the API reference page in a real browser.\n',
-  );
-}
+warnIfSkippedWithoutChromium('test/docs/reference-page.test.ts');
 
 /**
  * The page is served on the port its own document names, but opened at another host name
@@ -37,26 +17,23 @@ if (!haveChromium && !IN_CI) {
  * log line does: Swagger UI's requests (token, API) must go to the origin the page came from.
  */
 // In CI a missing browser must fail the suite, never skip it.
-describe.skipIf(!haveChromium && !IN_CI)('the API reference page in headless Chromium', { timeout: 90_000 }, () => {
+describe.skipIf(skipWithoutChromium)('the API reference page in headless Chromium', { timeout: 90_000 }, () => {
   let t: TestApp;
   let seeded: Seeded;
-  let context: BrowserContext;
+  let browser: Browser;
   let page: Page;
-  let profile: string;
   const consoleErrors: string[] = [];
   const offHostRequests: string[] = [];
   const failedRequests: string[] = [];
 
   beforeAll(async () => {
-    if (!haveChromium) throw new Error(`Chromium not found at ${CHROMIUM}; .ci/run installs the Debian package chromium.`);
     const port = await freePort();
     // PUBLIC_URL names localhost, the page is opened at 127.0.0.1 (the address the server logs):
     // every request the page makes must still reach this server, at the address it came from.
     t = await startTestApp({ port, env: { PUBLIC_URL: `http://localhost:${port}` } });
     seeded = await seed(t.runtime, { sessions: 3 });
-    profile = mkdtempSync(join(tmpdir(), 'results-api-chromium-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await launchChromium();
+    page = browser.page;
     // Fail a step with the locator that did not appear, well before the test's own timeout.
     page.setDefaultTimeout(20_000);
     page.on('console', (message) => {
@@ -79,8 +56,7 @@ describe.skipIf(!haveChromium && !IN_CI)('the API reference page in headless Chr
   });
 
   afterAll(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await browser?.close();
     await t?.close();
   });
 

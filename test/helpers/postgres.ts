@@ -77,3 +77,28 @@ export async function dropSchemas(url: string, schemas: Iterable<string>): Promi
     await client.end();
   }
 }
+
+/** `url` with `schema` as its search_path: every connection opened from it works in that schema alone. */
+export function inSchema(url: string, schema: string): string {
+  const scoped = new URL(url);
+  scoped.searchParams.set('options', `-c search_path=${schema}`);
+  return scoped.href;
+}
+
+/**
+ * A fresh schema of the test database as a DATABASE_URL (its name starting with `prefix`), or
+ * null when PostgreSQL is unreachable outside CI (requirePostgres warns; in CI it throws).
+ */
+export async function freshPostgresSchema(prefix: string): Promise<{ url: string; drop(): Promise<void> } | null> {
+  const base = await requirePostgres();
+  if (!base) return null;
+  const schema = uniqueSchemaName(prefix);
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE SCHEMA ${schema}`);
+  } finally {
+    await admin.end();
+  }
+  return { url: inSchema(base, schema), drop: () => dropSchemas(base, [schema]) };
+}

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { afterAll } from 'vitest';
 import { buildApp, type AppDeps } from '../../src/app.js';
 import type { Clock } from '../../src/clock.js';
@@ -10,23 +9,14 @@ import { loadConfig } from '../../src/config.js';
 import { Metrics } from '../../src/ops/metrics.js';
 import { listenForMetrics } from '../../src/ops/metrics-listener.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
-import { dropSchemas, requirePostgres, uniqueSchemaName } from './postgres.js';
+import { freshPostgresSchema } from './postgres.js';
 import { recordResponseConformance } from './response-conformance.js';
 import { seedClient, type SeededClient } from './seed.js';
 
 /** In the `postgres` test project: a fresh schema per app (null elsewhere, or when skipping). */
 async function postgresForThisProject(): Promise<{ url: string; drop(): Promise<void> } | null> {
   if (process.env.RESULTS_API_TEST_STORE !== 'postgres') return null;
-  const base = await requirePostgres(); // throws in CI when unreachable; warns and skips elsewhere
-  if (!base) return null;
-  const schema = uniqueSchemaName('t_app');
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const url = new URL(base);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return { url: url.href, drop: () => dropSchemas(base, [schema]) };
+  return freshPostgresSchema('t_app'); // throws in CI when unreachable; warns and skips elsewhere
 }
 
 export interface TestApp {

@@ -13,6 +13,7 @@ import { JobRunner, type JobHandler } from '../../src/jobs/job-runner.js';
 import { enqueueJob, retryDelayMs, type JobInput } from '../../src/store/jobs.js';
 import type { Store } from '../../src/store/open-store.js';
 import { openSqliteStore } from '../helpers/stores.js';
+import { until } from '../helpers/until.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'results-api-jobs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,13 +22,6 @@ let n = 0;
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const LEASE = 10_000;
 
-async function until(what: string, check: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms`);
-    await sleep(10);
-  }
-}
 
 describe('JobRunner', () => {
   let clock: ManualClock;
@@ -62,7 +56,7 @@ describe('JobRunner', () => {
         return (tx) => tx.run("INSERT INTO settings (key, value) VALUES ('result', 'cut')").then(() => undefined);
       },
     });
-    await until('the job is done', async () => (await store.jobs.get(job.id))?.state === 'done');
+    await until('the job is done', async () => (await store.jobs.get(job.id))?.state === 'done', 10_000);
     expect(seen).toEqual([{ value: 'cut' }]);
     expect(await store.settings.getOrSet('result', 'none')).toBe('cut');
   });
@@ -81,7 +75,7 @@ describe('JobRunner', () => {
       },
       2,
     );
-    await until('every job is done', async () => (await store.jobs.countByState()).done === 6);
+    await until('every job is done', async () => (await store.jobs.countByState()).done === 6, 10_000);
     expect(most).toBe(2);
   });
 
@@ -94,11 +88,11 @@ describe('JobRunner', () => {
         throw new Error(`ffmpeg exited with code ${calls}`);
       },
     });
-    await until('the first attempt failed', async () => (await store.jobs.get(job.id))?.attempts === 1 && (await store.jobs.get(job.id))?.state === 'queued');
+    await until('the first attempt failed', async () => (await store.jobs.get(job.id))?.attempts === 1 && (await store.jobs.get(job.id))?.state === 'queued', 10_000);
     await sleep(50);
     expect(calls).toBe(1); // not before its backoff
     clock.advance(retryDelayMs(1));
-    await until('the job ended in error', async () => (await store.jobs.get(job.id))?.state === 'error');
+    await until('the job ended in error', async () => (await store.jobs.get(job.id))?.state === 'error', 10_000);
     expect(calls).toBe(2);
     expect(await store.jobs.get(job.id)).toMatchObject({ attempts: 2, lastError: 'ffmpeg exited with code 2' });
     expect((await store.audit.list({ action: 'job.fail' })).map((e) => [e.subject, e.details.reason])).toEqual([[job.id, 'ffmpeg exited with code 2']]);
@@ -107,7 +101,7 @@ describe('JobRunner', () => {
   it('a job of a kind nobody handles fails with that reason', async () => {
     const job = await enqueue({ kind: 'test.unknown', maxAttempts: 1 });
     runner({ 'test.work': async () => undefined });
-    await until('the job ended in error', async () => (await store.jobs.get(job.id))?.state === 'error');
+    await until('the job ended in error', async () => (await store.jobs.get(job.id))?.state === 'error', 10_000);
     expect((await store.jobs.get(job.id))?.lastError).toBe('no handler for jobs of kind test.unknown');
   });
 
@@ -121,7 +115,7 @@ describe('JobRunner', () => {
           signal.addEventListener('abort', () => reject(signal.reason as Error));
         }),
     });
-    await until('the handler started', () => started);
+    await until('the handler started', () => started, 10_000);
     await r.stop();
     expect(await store.jobs.get(job.id)).toMatchObject({ state: 'queued', attempts: 0, leaseOwner: null });
   });
@@ -137,7 +131,7 @@ describe('JobRunner', () => {
           signal.addEventListener('abort', () => (aborted = true));
         }),
     });
-    await until('the job is running', async () => (await store.jobs.get(job.id))?.state === 'running');
+    await until('the job is running', async () => (await store.jobs.get(job.id))?.state === 'running', 10_000);
     // The process stalled past its lease: another one claims the job.
     clock.advance(LEASE);
     const other = await store.jobs.claim('other-process', LEASE);

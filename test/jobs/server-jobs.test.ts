@@ -7,17 +7,18 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
 import { clipObjectKey } from '../../src/store/clips.js';
 import { runCli } from '../cli/run-cli.js';
-import { attachVideo, makeTestVideo, probeDurationMs } from '../helpers/clip-videos.js';
-import { describeIfPostgres, uniqueSchemaName } from '../helpers/postgres.js';
+import { generateTestVideo } from '../../src/media/ffmpeg/test-video.js';
+import { attachVideo, probeDurationMs } from '../helpers/clip-videos.js';
+import { describeIfPostgres, inSchema, uniqueSchemaName } from '../helpers/postgres.js';
 import { seed } from '../helpers/seed.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { until } from '../helpers/until.js';
 import { hasFfmpeg } from '../helpers/videos.js';
 
 /** Real ffmpeg: without it these suites skip with a warning, and fail in CI. */
@@ -27,19 +28,12 @@ const dir = mkdtempSync(join(tmpdir(), 'results-api-server-jobs-'));
 const shortVideo = join(dir, 'short.mp4');
 const longVideo = join(dir, 'long.mp4');
 beforeAll(async () => {
-  if (haveFfmpeg) await Promise.all([makeTestVideo(shortVideo, 4), makeTestVideo(longVideo, 30)]);
+  if (haveFfmpeg) await Promise.all([generateTestVideo(shortVideo, { seconds: 4 }), generateTestVideo(longVideo, { seconds: 30 })]);
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const by = { actor: 'test' };
 
-async function until(what: string, check: () => Promise<boolean>, ms = 150_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms`);
-    await sleep(20);
-  }
-}
 
 describe.skipIf(!haveFfmpeg)('jobs in a server process (SQLite)', () => {
   const work = join(dir, 'sqlite');
@@ -91,7 +85,7 @@ describe.skipIf(!haveFfmpeg)('jobs in a server process (SQLite)', () => {
 
     const server = await startServerProcess({ ...env });
     servers.push(server);
-    await until('the server cut the clip', async () => (await runtime.store.clips.findClip(clip.clipUuid))?.status === 'GENERATED');
+    await until('the server cut the clip', async () => (await runtime.store.clips.findClip(clip.clipUuid))?.status === 'GENERATED', 150_000);
     const table = (await cli(['jobs', 'list'])).stdout;
     expect(table).toMatch(new RegExp(`clip\\.generate\\s+${clip.clipUuid}\\s+done\\s+1/3`));
     const metrics = await (await fetch(server.metricsUrl!)).text();
@@ -123,7 +117,7 @@ describe.skipIf(!haveFfmpeg)('jobs in a server process (SQLite)', () => {
     expect(reel).toMatchObject({ clipIds: [clips[1]!.id, clips[0]!.id], durationMs: 2500, status: 'GENERATING' });
     const server = await startServerProcess({ ...env });
     servers.push(server);
-    await until('the server made the reel', async () => (await runtime.store.reels.findReel(reel.reelId))?.status === 'GENERATED');
+    await until('the server made the reel', async () => (await runtime.store.reels.findReel(reel.reelId))?.status === 'GENERATED', 150_000);
     expect((await cli(['reels', 'list', '--test', s.testId])).stdout).toMatch(new RegExp(`${reel.reelId}\\s+2\\s+2500\\s+GENERATED\\s+Best of`));
     await server.stop();
   });
@@ -135,7 +129,7 @@ describe.skipIf(!haveFfmpeg)('jobs in a server process (SQLite)', () => {
     const first = await startServerProcess({ ...env });
     servers.push(first);
     const clip = await runtime.store.clips.createClip({ sessionId, startMs: 1000, endMs: 29_000, name: 'Long' }, by);
-    await until('the first server is cutting', async () => (await runtime.store.jobs.get(clip.jobId))?.state === 'running');
+    await until('the first server is cutting', async () => (await runtime.store.jobs.get(clip.jobId))?.state === 'running', 150_000);
     await first.stop('SIGKILL');
     const orphaned = await runtime.store.jobs.get(clip.jobId);
     expect(orphaned).toMatchObject({ state: 'running', attempts: 1 });
@@ -158,10 +152,8 @@ describe.skipIf(!haveFfmpeg)('jobs in a server process (SQLite)', () => {
 await describeIfPostgres('jobs in two server processes sharing PostgreSQL', (postgresUrl) => {
   if (!haveFfmpeg) return;
   const schema = uniqueSchemaName('t_jobs');
-  const url = new URL(postgresUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
   const work = join(dir, 'postgres');
-  const env = { DATABASE_URL: url.href, MEDIA_URL: `file:${join(work, 'media')}`, JOB_CONCURRENCY: '2', HOME: work };
+  const env = { DATABASE_URL: inSchema(postgresUrl, schema), MEDIA_URL: `file:${join(work, 'media')}`, JOB_CONCURRENCY: '2', HOME: work };
   let runtime: Runtime;
   let admin: pg.Client;
   let servers: ServerProcess[] = [];

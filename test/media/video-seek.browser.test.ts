@@ -3,38 +3,34 @@
  * (Debian's /usr/bin/chromium) loads it in a <video> element, reaches readyState >= 2, sees the
  * whole duration as seekable (it is only when the server answers byte ranges), and seeks.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importVideo } from '../../src/media/import-video.js';
+import { launchChromium, skipWithoutChromium, warnIfSkippedWithoutChromium, type Browser } from '../helpers/chromium.js';
 import { freePort } from '../helpers/net.js';
 import { seed, storeActor, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { mintToken } from '../helpers/tokens.js';
 import { hasFfmpeg, makeVideo } from '../helpers/videos.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const IN_CI = process.env.CI === 'true';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && !IN_CI) console.warn(`\n⚠ SKIPPED test/media/video-seek.browser.test.ts: no Chromium at ${CHROMIUM} (apt-get install -y chromium).\n`);
+warnIfSkippedWithoutChromium('test/media/video-seek.browser.test.ts');
 
-describe.skipIf((!haveChromium && !IN_CI) || !hasFfmpeg())('a session video in headless Chromium', { timeout: 90_000 }, () => {
+describe.skipIf(skipWithoutChromium || !hasFfmpeg())('a session video in headless Chromium', { timeout: 90_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'results-api-video-browser-'));
   let t: TestApp;
   let owner: Seeded;
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!haveChromium) throw new Error(`Chromium not found at ${CHROMIUM}; .ci/run installs the Debian package chromium.`);
     // The link names PUBLIC_URL: the server listens exactly there.
     const port = await freePort();
     t = await startTestApp({ port, env: { PUBLIC_URL: `http://127.0.0.1:${port}` } });
     owner = await seed(t.runtime, { sessions: 1 });
     const file = await makeVideo(dir, 'session.mp4', { seconds: 6 });
     await importVideo({ ...t.runtime.store, storage: t.runtime.media.storage }, { sessionId: owner.sessions[0]!.sessionId, file }, storeActor);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'] });
+    browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -46,7 +42,7 @@ describe.skipIf((!haveChromium && !IN_CI) || !hasFfmpeg())('a session video in h
     const token = await mintToken(t, owner, 'B');
     const res = await fetch(`${t.url}/api/v2/sessionResults/${owner.sessions[0]!.sessionId}/videoDownloadUrl`, { headers: { authorization: `Bearer ${token}` } });
     const { videoUrl } = (await res.json()) as { videoUrl: string };
-    const page = await browser.newPage();
+    const page = await browser.context.newPage();
     try {
       await page.goto(`${t.url}/healthz`);
       await page.setContent(`<video id="v" muted preload="auto" src="${videoUrl.replace(/&/g, '&amp;')}"></video>`);

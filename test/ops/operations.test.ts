@@ -1,8 +1,6 @@
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loggerOptions } from '../../src/http/logging.js';
 import { seed, type Seeded } from '../helpers/seed.js';
+import { capturedLogger } from '../helpers/captured-logs.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { authHeaders, basicAuthorization, mintToken, tokenUrl } from '../helpers/tokens.js';
 
@@ -90,14 +88,7 @@ describe('health, readiness and metrics', () => {
 
 describe('logs', () => {
   it('carry a request id on every request line and never a secret or a token', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(...chunk.toString().split('\n').filter(Boolean));
-        done();
-      },
-    });
-    const logger = pino({ ...(loggerOptions('trace') as object) }, sink);
+    const { logger, lines } = capturedLogger();
     const t = await startTestApp({ logger });
     try {
       const s = await seed(t.runtime, { sessions: 2 });
