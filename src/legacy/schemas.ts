@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { EXTENSION } from '../docs/extension.js';
 import { PRODUCT_TYPES } from '../store/store.js';
 
 /** Sessions per page of the completed-sessions listing, as in the real service. */
@@ -94,8 +95,8 @@ export const StudyNetPromoterScore = Type.Object(
       description: 'Share who answered 0 to 6, rounded alike (each percentage is rounded on its own, so the three may add up to 99 or 101).',
       examples: [18],
     }),
-    position: Type.Integer({ description: 'Extension (not in the original contract): the NPS task this result is for, as its `position` in `tasks`.' }),
-    respondents: Type.Integer({ description: 'Extension (not in the original contract): how many completed sessions answered the task (skips do not count).' }),
+    position: Type.Integer({ description: 'Extension (not in the original contract): the NPS task this result is for, as its `position` in `tasks`.', ...EXTENSION }),
+    respondents: Type.Integer({ description: 'Extension (not in the original contract): how many completed sessions answered the task (skips do not count).', ...EXTENSION }),
   },
   {
     title: 'StudyNetPromoterScore',
@@ -129,8 +130,8 @@ const SessionAnswer = Type.Object(
         '`row: choice` per answered row in row order (matrix); empty for a blank or image task and for a skipped task.',
       examples: [['Poland', 'Singapore']],
     }),
-    position: Type.Integer({ description: "Extension (not in the original contract): the task's `position` in the study's `tasks`." }),
-    skipped: Type.Boolean({ description: 'Extension (not in the original contract): whether the participant skipped the task.' }),
+    position: Type.Integer({ description: "Extension (not in the original contract): the task's `position` in the study's `tasks`.", ...EXTENSION }),
+    skipped: Type.Boolean({ description: 'Extension (not in the original contract): whether the participant skipped the task.', ...EXTENSION }),
   },
   { title: 'SessionAnswer' },
 );
