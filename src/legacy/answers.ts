@@ -43,26 +43,34 @@ function responsesOf(task: PlanTask, answer: Record<string, unknown> | null): st
   }
 }
 
+/** Each plan task's index by its id, worked out once per plan (plans are kept by the access cache). */
+const indexOfTask = new WeakMap<TestPlan, Map<string, number>>();
+
 /** One answer per task the session answered (skipped ones included), in plan order. */
 export function legacyAnswers(plan: TestPlan | null, details: SessionDetails | null): LegacyAnswer[] {
   if (!plan || !details) return [];
-  const ids = planTaskIds(plan);
-  const byTask = new Map<string, TaskAnswer>(details.tasks.map((a) => [a.taskId, a]));
-  return plan.tasks.flatMap((task, i) => {
-    const a = byTask.get(ids[i]!);
-    if (!a) return [];
-    return [
-      {
-        position: i + 1,
-        type: task.taskType,
-        // The second the answer began in (a player seeks to it), and its length to the nearest second.
-        time: Math.floor(a.startTimeMs / 1000),
-        duration: Math.round((a.endTimeMs - a.startTimeMs) / 1000),
-        skipped: a.skipped,
-        responses: responsesOf(task, a.answer),
-      },
-    ];
+  let index = indexOfTask.get(plan);
+  if (!index) indexOfTask.set(plan, (index = new Map(planTaskIds(plan).map((id, i) => [id, i]))));
+  const byPosition: (TaskAnswer | undefined)[] = new Array<TaskAnswer | undefined>(plan.tasks.length);
+  for (const a of details.tasks) {
+    const i = index.get(a.taskId);
+    if (i !== undefined) byPosition[i] = a;
+  }
+  const answers: LegacyAnswer[] = [];
+  byPosition.forEach((a, i) => {
+    if (!a) return;
+    const task = plan.tasks[i]!;
+    answers.push({
+      position: i + 1,
+      type: task.taskType,
+      // The second the answer began in (a player seeks to it), and its length to the nearest second.
+      time: Math.floor(a.startTimeMs / 1000),
+      duration: Math.round((a.endTimeMs - a.startTimeMs) / 1000),
+      skipped: a.skipped,
+      responses: responsesOf(task, a.answer),
+    });
   });
+  return answers;
 }
 
 export interface NetPromoterScore {
