@@ -13,7 +13,12 @@
  *   sessions of other tests (the cost must stay flat);
  * - qxScores.cached / qxScores.cold: the test's QXscores, from the cache, and recomputed from
  *   the N sessions' answers after every import (one request at a time);
- * - list.offset0 (the plain alternative on the same server): a list page of 25 sessions.
+ * - list.offset0 (the plain alternative on the same server): a list page of 25 sessions;
+ * - legacy.completed.answers: the Legacy v1 completed-sessions page (50 sessions with their
+ *   answers), beside legacy.completed.plain, the same page of a test without details (the
+ *   plain alternative: what the page cost before answers);
+ * - legacy.study.nps.cached / .cold: the Legacy v1 study with its NPS, from the cache and
+ *   recomputed after every import.
  *
  * Bodies are checked before measuring: a fast wrong answer cannot pass.
  */
@@ -148,6 +153,36 @@ async function grow(path, dist, { workspaceId, tests, perTest, checkSessionDetai
   }
 }
 
+/** A test of `count` COMPLETE sessions without details, beside the detailed one: what a legacy page cost before answers. */
+async function plainTest(path, dist, workspaceId, count) {
+  const store = await dist.openStore(`sqlite:${path}`, clock);
+  try {
+    const id = randomUUID();
+    await store.directory.createTest({ id, workspaceId, title: 'No details', productType: 'NON_THINK_OUT_LOUD', plan: PLAN }, by);
+    const sessions = Array.from({ length: count }, (_, i) => {
+      const startTime = Date.UTC(2024, 10, 1) + i * 1000;
+      return { sessionId: uuid(), audienceId: null, status: 'COMPLETE', startTime, finishTime: startTime + 600_000 };
+    });
+    await store.sessions.importSessions(id, sessions, by);
+    return id;
+  } finally {
+    await store.database.close();
+  }
+}
+
+/** The NPS the seed's answers give (task 9; session i answers i % 11, skips it when i % 17 === 8), worked out independently of the server. */
+function expectedNps(sessions) {
+  const count = { promoters: 0, passives: 0, detractors: 0 };
+  for (let i = 0; i < sessions; i++) {
+    if (i % 17 === 8) continue;
+    const v = i % 11;
+    count[v >= 9 ? 'promoters' : v >= 7 ? 'passives' : 'detractors']++;
+  }
+  const n = count.promoters + count.passives + count.detractors;
+  const pct = (k) => Math.round((100 * k) / n);
+  return { score: pct(count.promoters) - pct(count.detractors), promoterPercentage: pct(count.promoters), passivePercentage: pct(count.passives), detractorPercentage: pct(count.detractors), position: 9, respondents: n };
+}
+
 const round = (value, digits = 0) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : null);
 
 /** One autocannon run; `nextPath` gives each request's path. */
@@ -241,7 +276,7 @@ export async function runDetails({ dist, cli, cwd, work, sessions, growFactor, c
     });
     await run('qxScores.cached', `QXscores of the ${sessions.toLocaleString('en-US')}-session test, from the cache`, () => load(server, () => `/api/v2/testResults/${testId}/qxScores`, opts));
     // Cold: each request follows an import, so it recomputes from every session's answers.
-    const coldQx = async () => {
+    const coldAfterImport = (requestPath) => async () => {
       const store = await dist.openStore(`sqlite:${path}`, clock);
       const times = [];
       try {
@@ -250,7 +285,7 @@ export async function runDetails({ dist, cli, cwd, work, sessions, growFactor, c
           await store.sessions.importSessions(testId, [{ sessionId: ids[1], audienceId: null, status: 'COMPLETE', startTime: Date.UTC(2024, 10, 1) + 1000, finishTime: Date.UTC(2024, 10, 1) + 601_000 + (k % 2) }], by);
           await sleep(5); // past the server's once-per-turn change check
           const t0 = performance.now();
-          await getJson(server, `/api/v2/testResults/${testId}/qxScores`);
+          await getJson(server, requestPath);
           times.push(performance.now() - t0);
         }
       } finally {
@@ -259,7 +294,21 @@ export async function runDetails({ dist, cli, cwd, work, sessions, growFactor, c
       times.sort((a, b) => a - b);
       return { requests: times.length, non2xx: 0, reqPerSec: round(1000 / (times.reduce((a, b) => a + b, 0) / times.length)), p50Ms: round(times[Math.floor(times.length / 2)], 1), p99Ms: round(times[Math.floor(times.length * 0.99)], 1), serverCpuUsPerReq: null, serverRssMb: round(memoryMb(server.pid).rss, 1) };
     };
-    await run('qxScores.cold', `QXscores recomputed from ${sessions.toLocaleString('en-US')} sessions' answers after each import (one request at a time; req/s = 1 / mean latency)`, coldQx);
+    await run('qxScores.cold', `QXscores recomputed from ${sessions.toLocaleString('en-US')} sessions' answers after each import (one request at a time; req/s = 1 / mean latency)`, coldAfterImport(`/api/v2/testResults/${testId}/qxScores`));
+
+    // Legacy v1 with answers: a completed-sessions page renders its 50 sessions' answers (one
+    // details query a page, nothing cached); the study's NPS is cached and recomputed on import.
+    const legacyPage = `/usertesting/api/v1/studies/${testId}/completed-sessions`;
+    const legacyStudy = `/usertesting/api/v1/studies/${testId}`;
+    const page = await getJson(server, legacyPage);
+    if (page.sessions.length !== 50 || page.sessions[0].answers.length !== PLAN.tasks.length) throw new Error(`legacy answers precheck: ${JSON.stringify(page.sessions[0]).slice(0, 300)}`);
+    const nps = (await getJson(server, legacyStudy)).netPromoterScores;
+    if (JSON.stringify(nps) !== JSON.stringify([expectedNps(sessions)])) throw new Error(`legacy NPS precheck: ${JSON.stringify(nps)} is not ${JSON.stringify(expectedNps(sessions))}`);
+    const plainTestId = await plainTest(path, dist, seeded.workspaceId, sessions);
+    await run('legacy.completed.plain', 'plain alternative: the same page of a test of as many sessions imported without details', () => load(server, () => `/usertesting/api/v1/studies/${plainTestId}/completed-sessions`, opts));
+    await run('legacy.completed.answers', 'Legacy v1 completed-sessions page: 50 sessions with their answers (rendered every time)', () => load(server, () => legacyPage, opts));
+    await run('legacy.study.nps.cached', `Legacy v1 study with the NPS of ${sessions.toLocaleString('en-US')} sessions, from the cache`, () => load(server, () => legacyStudy, opts));
+    await run('legacy.study.nps.cold', `Legacy v1 study, NPS recomputed from ${sessions.toLocaleString('en-US')} sessions after each import (one request at a time; req/s = 1 / mean latency)`, coldAfterImport(legacyStudy));
 
     log(`details: growing the database ${growFactor}× with detailed sessions of other tests`);
     await grow(path, dist, { workspaceId: seeded.workspaceId, tests: growFactor - 1, perTest: sessions, checkSessionDetails: seeded.checkSessionDetails });

@@ -7,9 +7,11 @@ import { TAG } from '../docs/tags.js';
 import { apiErrors } from '../errors.js';
 import { strictQuery } from '../http/strict-query.js';
 import type { SessionPageReader } from '../results/session-pages.js';
+import type { SessionDetails } from '../details/session-details.js';
 import type { Store } from '../store/store.js';
 import { SessionCursors } from './cursor.js';
 import { NOT_FOUND } from '../results/responses.js';
+import { StudyNetPromoterScores } from './study-nps.js';
 import { legacyResponses } from './responses.js';
 import {
   COMPLETED_PAGE_SIZE,
@@ -28,9 +30,9 @@ import {
 import { completedSessionView, sessionView, studyPosition, studyView, workspaceStudyView, workspaceView } from './views.js';
 
 export interface LegacyDeps {
-  store: Pick<Store, 'directory' | 'sessions' | 'settings'>;
+  store: Pick<Store, 'directory' | 'sessions' | 'sessionDetails' | 'settings'>;
   reads: AccessReads;
-  pages: Pick<SessionPageReader, 'count'>;
+  pages: Pick<SessionPageReader, 'count' | 'watcher' | 'clock'>;
 }
 
 /** Where the family is served: its real base path, and the same paths without the prefix. */
@@ -49,6 +51,7 @@ export function registerLegacyRoutes(scope: FastifyInstance, deps: LegacyDeps): 
     cursors = undefined;
     throw e;
   }));
+  const netPromoterScores = new StudyNetPromoterScores(deps.store.sessionDetails, deps.pages.watcher, deps.pages.clock);
 
   const visibleTest = async (caller: Caller, studyUuid: string) => {
     const test = await deps.reads.findVisibleTest(studyUuid, caller.email);
@@ -125,7 +128,10 @@ export function registerLegacyRoutes(scope: FastifyInstance, deps: LegacyDeps): 
           ),
         },
       },
-      async (request) => studyView(await visibleTest(request.caller, request.params.studyUuid.toLowerCase())),
+      async (request) => {
+        const test = await visibleTest(request.caller, request.params.studyUuid.toLowerCase());
+        return studyView(test, await netPromoterScores.of(test));
+      },
     );
 
     scope.get<{ Params: StudyParams; Querystring: CompletedSessionsQuery }>(
@@ -166,7 +172,12 @@ export function registerLegacyRoutes(scope: FastifyInstance, deps: LegacyDeps): 
           deps.store.sessions.listCompletedSessions(test.id, COMPLETED_PAGE_SIZE, from),
           deps.pages.count(test.id),
         ]);
-        return { completedSessionCount, sessions: sessions.map((s) => completedSessionView(signer, s)) };
+        // The page's details in one query, however many sessions it holds.
+        const details = await deps.store.sessionDetails.listDetails(sessions.map((s) => s.sessionId));
+        return {
+          completedSessionCount,
+          sessions: sessions.map((s) => completedSessionView(signer, s, test, (details.get(s.sessionId) as SessionDetails | undefined) ?? null)),
+        };
       },
     );
 

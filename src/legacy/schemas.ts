@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Timestamp, Uuid } from '../results/schemas.js';
+import { EXTENSION } from '../docs/extension.js';
 import { PRODUCT_TYPES } from '../store/store.js';
 
 /** Sessions per page of the completed-sessions listing, as in the real service. */
@@ -75,12 +76,23 @@ export const StudyTaskNode = Type.Object(
 
 export const StudyNetPromoterScore = Type.Object(
   {
-    score: Type.Integer(),
-    promoterPercentage: Type.Integer(),
-    passivePercentage: Type.Integer(),
-    detractorPercentage: Type.Integer(),
+    score: Type.Integer({
+      description: 'The Net Promoter Score, -100 to 100: `promoterPercentage` minus `detractorPercentage` (of the rounded percentages, so the three always agree).',
+      examples: [38],
+    }),
+    promoterPercentage: Type.Integer({ description: 'Share of the respondents who answered 9 or 10, in percent rounded to the nearest whole (halves up).', examples: [56] }),
+    passivePercentage: Type.Integer({ description: 'Share who answered 7 or 8, rounded alike.', examples: [26] }),
+    detractorPercentage: Type.Integer({
+      description: 'Share who answered 0 to 6, rounded alike (each percentage is rounded on its own, so the three may add up to 99 or 101).',
+      examples: [18],
+    }),
+    position: Type.Integer({ description: 'Extension (not in the original contract): the NPS task this result is for, as its `position` in `tasks`.', ...EXTENSION }),
+    respondents: Type.Integer({ description: 'Extension (not in the original contract): how many completed sessions answered the task (skips do not count).', ...EXTENSION }),
   },
-  { title: 'StudyNetPromoterScore' },
+  {
+    title: 'StudyNetPromoterScore',
+    description: 'The Net Promoter Score of one NPS task, over the answers of the study\'s completed sessions that have imported details.',
+  },
 );
 
 export const Study = Type.Object(
@@ -90,9 +102,29 @@ export const Study = Type.Object(
     orderedBy: Type.Optional(Person),
     testPlan: Type.Object({ shortTest: Type.Boolean() }, { description: 'Settings of the test plan (shortTest false without a plan).' }),
     tasks: Type.Array(StudyTaskNode, { description: 'The test plan tasks in order; empty without a plan.' }),
-    netPromoterScores: Type.Array(StudyNetPromoterScore, { description: 'Empty until answers are stored (a later issue).' }),
+    netPromoterScores: Type.Array(StudyNetPromoterScore, {
+      description: 'One result per NPS task of the plan that has at least one answer, in plan order; empty without such a task.',
+    }),
   },
   { title: 'Study' },
+);
+
+const SessionAnswer = Type.Object(
+  {
+    time: Type.Integer({ description: 'When the answer began, in whole seconds from the session start (rounded down: the second a player seeks to).', examples: [0] }),
+    duration: Type.Integer({ description: 'How long the answer took, in seconds rounded to the nearest whole (halves up).', examples: [51] }),
+    type: Type.String({ description: "The task's type, as `taskType` in the study's `tasks`.", examples: ['multiple_choice'] }),
+    responses: Type.Array(Type.String(), {
+      description:
+        'The answer as text: the chosen choices (multiple_choice), the choices best first (rank_order), the number ' +
+        '(rating_scale, nps), `success` or `failure` (launch_url, figma), the text (written_response, verbal_response), ' +
+        '`row: choice` per answered row in row order (matrix); empty for a blank or image task and for a skipped task.',
+      examples: [['Poland', 'Singapore']],
+    }),
+    position: Type.Integer({ description: "Extension (not in the original contract): the task's `position` in the study's `tasks`.", ...EXTENSION }),
+    skipped: Type.Boolean({ description: 'Extension (not in the original contract): whether the participant skipped the task.', ...EXTENSION }),
+  },
+  { title: 'SessionAnswer' },
 );
 
 const CompletedSession = Type.Object(
@@ -101,7 +133,12 @@ const CompletedSession = Type.Object(
     sessionUuid: Type.String({ format: 'uuid' }),
     completedDateTime: Timestamp('When the participant finished.'),
     state: Type.String({ examples: ['completed'] }),
-    answers: Type.Array(Type.Object({}), { description: 'Empty until answers are stored (a later issue).' }),
+    answers: Type.Array(SessionAnswer, {
+      description:
+        'The imported answers, one per task the session answered or skipped, in plan order (`position` names the task). ' +
+        'Empty for a session imported without details. `transcript` and `url` are left out: transcripts and recordings are ' +
+        'served per session (the v2 transcript and video operations), not cut per answer.',
+    }),
     startTime: Timestamp('Extension (not in the original contract): when the session started, as in the v2 listing.'),
     audienceId: Nullable<string>('string', {
       format: 'uuid',

@@ -1,5 +1,7 @@
 import { isoTime } from '../results/iso-time.js';
 import type { Session, Test, Workspace } from '../store/store.js';
+import type { SessionDetails } from '../details/session-details.js';
+import { legacyAnswers, type NetPromoterScore } from './answers.js';
 import type { SessionCursors } from './cursor.js';
 
 /** How stored records look in the Legacy (v1) family. Absent facts are left out, as its schemas allow. */
@@ -28,7 +30,7 @@ export const workspaceStudyView = (t: Test, position: number) => ({
   cursor: studyCursor(position),
 });
 
-export function studyView(t: Test) {
+export function studyView(t: Test, netPromoterScores: NetPromoterScore[]) {
   const groups = new Map((t.plan?.taskGroups ?? []).map((g) => [g.id, g]));
   return {
     title: t.title,
@@ -39,16 +41,16 @@ export function studyView(t: Test) {
       const group = taskGroupId === undefined ? undefined : groups.get(taskGroupId);
       return { position: i + 1, ...task, ...(group ? { taskGroup: { id: group.id, type: group.type } } : {}) };
     }),
-    netPromoterScores: [],
+    netPromoterScores,
   };
 }
 
-export const completedSessionView = (cursors: SessionCursors, s: Session) => ({
+export const completedSessionView = (cursors: SessionCursors, s: Session, test: Test, details: SessionDetails | null) => ({
   cursor: cursors.encode(s.testId, s),
   sessionUuid: s.sessionId,
   completedDateTime: isoTime(s.finishTime ?? s.startTime),
   state: 'completed',
-  answers: [],
+  answers: legacyAnswers(test.plan, details),
   startTime: isoTime(s.startTime),
   audienceId: s.audienceId,
   screenerResponses: [],

@@ -69,6 +69,20 @@ export function describeSessionDetailsContract(name: string, makeStore: (clock: 
       expect(await store.sessionDetails.listCompletedScoring(testId)).toEqual([scoring(1)]);
     });
 
+    it('the details of a page of sessions in one call, by session id; sessions without details left out', async () => {
+      await store.sessions.importSessions(testId, [session(1, { details: details(1) }), session(2), session(3, { details: details(3) })], admin);
+      await store.sessions.importSessions(id(2, 'eeeeeee0'), [session(5, { details: details(5) })], admin);
+      const found = await store.sessionDetails.listDetails([id(3), id(2), id(1), id(5), id(9)]);
+      expect(new Map([...found].sort(([a], [b]) => a.localeCompare(b)))).toEqual(
+        new Map([
+          [id(1), document(1)],
+          [id(3), document(3)],
+          [id(5), document(5)],
+        ]),
+      );
+      expect(await store.sessionDetails.listDetails([])).toEqual(new Map());
+    });
+
     it('all or nothing: a refused import (a session of another test) writes no details', async () => {
       await store.sessions.importSessions(id(2, 'eeeeeee0'), [session(5)], admin);
       const error = await store.sessions

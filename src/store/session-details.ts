@@ -19,6 +19,24 @@ export class SessionDetailsRepository {
     return r ? (JSON.parse(r.details) as unknown) : null;
   }
 
+  /**
+   * The details of the given sessions in one query (a page's worth, at most a few hundred ids):
+   * by session id, sessions without details left out.
+   */
+  async listDetails(sessionIds: readonly string[]): Promise<Map<string, unknown>> {
+    if (sessionIds.length === 0) return new Map();
+    const params: Record<string, unknown> = {};
+    const names = sessionIds.map((sessionId, i) => {
+      params[`s${i}`] = sessionId;
+      return `@s${i}`;
+    });
+    const rows = await this.db.all<{ session_id: string; details: string }>(
+      `SELECT session_id, details FROM session_details WHERE session_id IN (${names.join(', ')})`,
+      params,
+    );
+    return new Map(rows.map((r) => [r.session_id, JSON.parse(r.details) as unknown]));
+  }
+
   /** The scoring projection of every COMPLETE session of the test that has details (what a QXscore is computed from). */
   async listCompletedScoring(testId: string): Promise<unknown[][]> {
     const rows = await this.db.all<{ scoring: string }>(

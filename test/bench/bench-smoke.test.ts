@@ -52,7 +52,7 @@ interface Report {
 }
 
 /** The details-fetch scenario's runs (bench/lib/details-scenario.mjs). */
-const DETAILS_SCENARIOS = ['details.list.offset0', 'details.cached', 'details.cold', 'details.invalidated', 'qxScores.cached', 'qxScores.cold', 'details.cold.grown'];
+const DETAILS_SCENARIOS = ['details.list.offset0', 'details.cached', 'details.cold', 'details.invalidated', 'qxScores.cached', 'qxScores.cold', 'legacy.completed.plain', 'legacy.completed.answers', 'legacy.study.nps.cached', 'legacy.study.nps.cold', 'details.cold.grown'];
 
 function runHarness(out: string): Promise<{ code: number | null; output: string }> {
   // SQLite only: the smoke run proves the harness, not the PostgreSQL store.

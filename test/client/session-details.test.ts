@@ -50,6 +50,14 @@ describe('SDK: sessionDetails, qxScores, sessionsWithDetails', () => {
     expect(qx.qxScores.map((q) => q.label)).toEqual(['QXscore 1', 'QXscore 2']);
   });
 
+  it('completedSessions (Legacy v1): each session with its answers, typed', async () => {
+    const page = await clientFor(t, s, 'B').completedSessions(s.testId);
+    // listed[0] is the 23rd session: PARTICIPANT_B's answers (i % 3 === 1), task 2 skipped.
+    expect(page.sessions[0]!.sessionUuid).toBe(listed[0]);
+    expect(page.sessions[0]!.answers.map((a) => a.position)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 16]);
+    expect(page.sessions[0]!.answers[1]).toEqual({ position: 2, type: 'figma', time: 20, duration: 5, skipped: true, responses: [] });
+  });
+
   it('a missing session is a ResultsApiError 404', async () => {
     const error = await clientFor(t, s, 'B').sessionDetails(randomUUID()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResultsApiError);

@@ -473,6 +473,16 @@ const PROBES: Record<string, () => Probe[]> = {
         }),
     },
     { name: 'a study without a plan, sessions of every status counted', status: 200, call: () => v1(`/studies/${testId}`, legacyTokens.study), also: (r) => expect(bodyOf(r)).toMatchObject({ sessionCount: stored.length, tasks: [] }) },
+    {
+      // Its NPS task (position 7) was answered 9 by A (a promoter) and 6 by B (a detractor); the third session has no details.
+      name: 'a study with imported answers: the Net Promoter Score of its NPS task',
+      status: 200,
+      call: () => v1(`/studies/${detailedTestId}`, detailsToken),
+      also: (r) =>
+        expect(bodyOf<{ netPromoterScores: unknown[] }>(r).netPromoterScores).toEqual([
+          { score: 0, promoterPercentage: 50, passivePercentage: 0, detractorPercentage: 50, position: 7, respondents: 2 },
+        ]),
+    },
     { name: 'the earlier path', status: 200, call: () => v1(`/studies/${emptyTestId}`, legacyTokens.study, '/v1') },
     { name: 'a studyUuid that is not a UUID', status: 400, call: () => v1('/studies/nope', legacyTokens.study) },
     { name: 'no token', status: 401, call: () => v1(`/studies/${testId}`, {}) },
@@ -500,6 +510,18 @@ const PROBES: Record<string, () => Probe[]> = {
       also: (r) => expect(bodyOf(r)).toEqual({ completedSessionCount: 0, sessions: [] }),
     },
     { name: 'the earlier path', status: 200, call: () => v1(`/studies/${testId}/completed-sessions`, legacyTokens.completed, '/v1'), also: completedV1Page(0) },
+    {
+      name: 'sessions with imported answers, one without',
+      status: 200,
+      call: () => v1(`/studies/${detailedTestId}/completed-sessions`, detailsToken),
+      also: (r) => {
+        const answers = new Map(bodyOf<{ sessions: { sessionUuid: string; answers: { position: number; skipped: boolean; responses: string[] }[] }[] }>(r).sessions.map((s) => [s.sessionUuid, s.answers]));
+        expect(answers.get(detailedSessionIds[0]!)!.map((a) => a.position)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+        expect(answers.get(detailedSessionIds[0]!)![9]).toMatchObject({ position: 10, type: 'multiple_choice', time: 100, duration: 5, skipped: false, responses: ['Search', 'Links'] });
+        expect(answers.get(detailedSessionIds[1]!)![1]).toEqual({ position: 2, type: 'figma', time: 20, duration: 5, skipped: true, responses: [] });
+        expect(answers.get(detailedSessionIds[2]!)).toEqual([]);
+      },
+    },
     { name: 'a studyUuid that is not a UUID', status: 400, call: () => v1('/studies/nope/completed-sessions', legacyTokens.completed) },
     {
       name: 'a changed cursor',

@@ -173,7 +173,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     'credentials.findUserByEmail', 'credentials.listUsers', 'credentials.listCredentials', 'credentials.findClientForAuth',
     'credentials.findPrincipal', 'directory.listWorkspaces', 'directory.getWorkspace', 'directory.listWorkspacesForMember',
     'directory.listMembers', 'directory.isMember', 'directory.getTest', 'directory.listTests', 'directory.findVisibleTest',
-    'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'sessions.listCompletedSessions', 'sessions.findSession', 'sessionDetails.findDetails', 'sessionDetails.listCompletedScoring', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
+    'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'sessions.listCompletedSessions', 'sessions.findSession', 'sessionDetails.findDetails', 'sessionDetails.listDetails', 'sessionDetails.listCompletedScoring', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
     'transcripts.findTranscript',
     'videos.findVideo', 'videos.listVideos',
     'jobs.get', 'jobs.list', 'jobs.countByState', 'clips.findClip', 'clips.listClips',

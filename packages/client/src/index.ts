@@ -27,6 +27,7 @@ export type {
   ClipsResponse,
   ClipVideoRegion,
   CompletedSession,
+  CompletedSessionAnswer,
   CompletedSessionsPage,
   FetchFunction,
   HighlightReel,

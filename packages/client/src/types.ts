@@ -172,6 +172,24 @@ export interface CompletedSession {
   startTime: string;
   /** Extension: as in the v2 listing. */
   audienceId: string | null;
+  /** The imported answers, one per task answered or skipped, in plan order; empty without details. */
+  answers: CompletedSessionAnswer[];
+}
+
+/** One answer of a completed session (Legacy v1). */
+export interface CompletedSessionAnswer {
+  /** Whole seconds from the session start to the answer's start (rounded down). */
+  time: number;
+  /** Seconds, rounded to the nearest. */
+  duration: number;
+  /** The task's `taskType`, e.g. `multiple_choice`. */
+  type: string;
+  /** The answer as text; empty for blank, image and skipped tasks. */
+  responses: string[];
+  /** Extension: the task's position in the plan, from 1. */
+  position: number;
+  /** Extension: whether the participant skipped the task. */
+  skipped: boolean;
 }
 
 /** One page of completed sessions: empty when the listing is done. */
