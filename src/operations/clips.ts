@@ -132,6 +132,13 @@ export async function createClip(d: Pick<OperationDeps, 'store'>, input: ClipReq
 export const listClips = async (d: Pick<OperationDeps, 'store'>, sessionId: string): Promise<Static<typeof ClipView>[]> =>
   (await d.store.clips.listClips(sessionId)).map(clipView);
 
+/** How many of a test's clips the console offers for a reel. */
+export const MAX_TEST_CLIPS = 500;
+
+/** The test's clips, newest first (at most MAX_TEST_CLIPS): what a highlight reel is made of. */
+export const listClipsOfTest = async (d: Pick<OperationDeps, 'store'>, testId: string): Promise<Static<typeof ClipView>[]> =>
+  (await d.store.clips.listClipsOfTest(testId, MAX_TEST_CLIPS)).map(clipView);
+
 /** A highlight reel of clips of the test's sessions (each once, in playing order), joined by a running server. */
 export const createReel = async (
   d: Pick<OperationDeps, 'store'>,

@@ -229,6 +229,7 @@ describe('role matrix: each role is refused what it may not do', () => {
     ['GET', `/admin/api/tests/${myTest}/sessions/${session}/video-link`, undefined, ['operator', 'account-admin']],
     ['GET', `/admin/api/sessions/${session}/clips`, undefined, ['operator', 'account-admin']],
     ['POST', `/admin/api/sessions/${session}/clips`, { startMs: 0, endMs: 1000, name: 'Clip' }, ['operator', 'account-admin']],
+    ['GET', `/admin/api/tests/${myTest}/clips`, undefined, ['operator', 'account-admin']],
     ['GET', `/admin/api/tests/${myTest}/reels`, undefined, ['operator', 'account-admin']],
     ['POST', `/admin/api/tests/${myTest}/reels`, { name: 'Reel', clipIds: [randomUUID()] }, ['operator', 'account-admin']],
     ['GET', '/admin/api/jobs', undefined, ['operator']],

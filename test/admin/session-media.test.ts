@@ -151,6 +151,7 @@ describe('a session with its details, transcript and video', () => {
     }
     expect(await app.t.runtime.store.clips.listClips(foreign)).toEqual([]);
     expect((await accountAdmin.request('GET', `/admin/api/tests/${theirTest}/reels`)).status).toBe(404);
+    expect((await accountAdmin.request('GET', `/admin/api/tests/${theirTest}/clips`)).status).toBe(404);
     expect((await accountAdmin.request('POST', `/admin/api/tests/${theirTest}/reels`, { name: 'x', clipIds: [randomUUID()] })).status).toBe(404);
   });
 });
@@ -209,6 +210,9 @@ describe.skipIf(!haveFfmpeg)('clips, reels and jobs', () => {
     const reel = await json<{ reelId: string }>(created);
     expect(reel).toMatchObject({ testId: myTest, name: 'Highlights', clipIds: [two.id, one.id], durationMs: 2500, status: 'GENERATING' });
     expect(await json(await accountAdmin.request('GET', reels))).toEqual([reel]);
+    const ofTest = await json<{ clipUuid: string; testId: string }[]>(await accountAdmin.request('GET', `/admin/api/tests/${myTest}/clips`));
+    expect(ofTest.map((c) => c.clipUuid)).toEqual(expect.arrayContaining([one.id, two.id]));
+    expect(ofTest.every((c) => c.testId === myTest)).toBe(true);
     const events = await store.audit.list({ action: 'reel.create', subject: reel.reelId });
     expect(events.map((e) => e.actor)).toEqual([`admin:${accountAdmin.email}`]);
   });
@@ -222,6 +226,7 @@ describe('roles', () => {
       [support, 'GET', `${sessionPath(withEverything)}/video-link`],
       [support, 'GET', `/admin/api/sessions/${withEverything}/clips`],
       [support, 'POST', `/admin/api/sessions/${withEverything}/clips`, { startMs: 0, endMs: 1000, name: 'x' }],
+      [support, 'GET', `/admin/api/tests/${myTest}/clips`],
       [support, 'GET', `/admin/api/tests/${myTest}/reels`],
       [support, 'POST', `/admin/api/tests/${myTest}/reels`, { name: 'x', clipIds: [randomUUID()] }],
       [support, 'GET', '/admin/api/jobs'],

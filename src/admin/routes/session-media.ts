@@ -8,7 +8,7 @@ import { parseRange } from '../../media/byte-ranges.js';
 import { MediaLinkParams } from '../../media/schemas.js';
 import { loadMediaLinkKey, MediaLinkSigner } from '../../media/storage/media-links.js';
 import type { MediaStorage } from '../../media/storage/media-storage.js';
-import { ClipView, createClip, createReel, JobView, listClips, listJobs, listReels, MAX_CLIP_MS, MAX_REEL_CLIPS, ReelView } from '../../operations/clips.js';
+import { ClipView, createClip, createReel, JobView, listClips, listClipsOfTest, listJobs, listReels, MAX_CLIP_MS, MAX_REEL_CLIPS, MAX_TEST_CLIPS, ReelView } from '../../operations/clips.js';
 import type { OperationDeps } from '../../operations/deps.js';
 import { conflict } from '../../store/conflicts.js';
 import { JOB_STATES } from '../../store/jobs.js';
@@ -231,6 +231,15 @@ export function registerSessionMediaRoutes(app: FastifyInstance, deps: SessionMe
       const { startMs, endMs, name, description } = request.body;
       const clip = await createClip(deps, { sessionId: session.sessionId, startMs, endMs, name: name.trim(), description: description?.trim() }, callerOf(request));
       return reply.code(201).send(clip);
+    },
+  );
+
+  app.get<{ Params: Static<typeof TestParams> }>(
+    '/admin/api/tests/:testId/clips',
+    { schema: { tags: tags.clips, summary: `The clips of a test's sessions, newest first (at most ${MAX_TEST_CLIPS}): what its highlight reels are made of`, params: TestParams, response: adminResponses({ 200: Type.Array(ClipView) }, [404]) } },
+    async (request) => {
+      const { test } = await requireTestAccess(request, deps.store, request.params.testId.toLowerCase());
+      return listClipsOfTest(deps, test.id);
     },
   );
 
