@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redactRequestUrl } from '../../src/http/log-redaction.js';
 import { parseSessionFile } from '../../src/imports/parse-session-file.js';
 import { importVideo } from '../../src/media/import-video.js';
 import { makeTestVideo } from '../helpers/clip-videos.js';
@@ -112,6 +113,9 @@ describe('a session with its details, transcript and video', () => {
     expect(link.posterUrl).toMatch(/^\/admin\/media\/videos\/[^?]+\.poster\.jpg\?expires=\d+&signature=[\w-]{43}$/);
     const poster = await fetch(`${app.adminUrl}${link.posterUrl}`);
     expect([poster.status, poster.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
+    // The signature is the credential: a logged request line never carries it.
+    const signature = new URL(link.videoUrl, app.adminUrl).searchParams.get('signature')!;
+    expect(redactRequestUrl(link.videoUrl, true)).not.toContain(signature);
     const minutes = (Date.parse(link.expiresAt) - Date.now()) / 60_000;
     expect(minutes).toBeGreaterThan(14);
     expect(minutes).toBeLessThanOrEqual(15);
