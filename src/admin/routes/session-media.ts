@@ -16,7 +16,7 @@ import type { Session } from '../../store/store.js';
 import { transcriptCues } from '../../transcripts/transcript-cues.js';
 import { callerOf, requireRole } from '../caller.js';
 import { AdminProblem } from '../problems.js';
-import { adminResponses } from '../schemas.js';
+import { adminResponses, Problem } from '../schemas.js';
 import { requireTestAccess } from './access.js';
 
 /** How long a console player's video link works: long enough to watch a session, short enough not to matter once shared. */
@@ -311,7 +311,22 @@ export function registerAdminMediaRoute(app: FastifyInstance, deps: { storage: M
     if (request.method === 'HEAD') return reply.send();
     return reply.send(await deps.storage.getStream(key, range));
   };
-  const schema = { params: MediaLinkParams, querystring: MediaLinkQuery, hide: true };
-  app.head(`${ADMIN_MEDIA_BASE}/media/:collection/:owner/:file`, { schema }, serve);
-  app.get(`${ADMIN_MEDIA_BASE}/media/:collection/:owner/:file`, { exposeHeadRoute: false, schema }, serve);
+  const route = { params: MediaLinkParams, querystring: MediaLinkQuery };
+  const bytes = { description: 'The bytes of the object, or of the range asked for.', content: Object.fromEntries(['video/mp4', 'image/jpeg'].map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) };
+  app.head(`${ADMIN_MEDIA_BASE}/media/:collection/:owner/:file`, { schema: { ...route, hide: true } }, serve);
+  app.get(
+    `${ADMIN_MEDIA_BASE}/media/:collection/:owner/:file`,
+    {
+      exposeHeadRoute: false,
+      schema: {
+        ...route,
+        tags: ['Sessions'],
+        summary: 'Media through a link from video-link (no session or token: the link is the credential)',
+        description: 'Single byte ranges are served (206), so a player can seek. An altered or expired link: 403.',
+        security: [],
+        response: { 200: bytes, 206: bytes, ...Object.fromEntries([400, 403, 404, 416, 503].map((status) => [status, { ...Problem, description: 'A refusal (problem details).' }])) },
+      },
+    },
+    serve,
+  );
 }
