@@ -12,7 +12,7 @@ import { ClipView, createClip, createReel, JobView, listClips, listClipsOfTest, 
 import type { OperationDeps } from '../../operations/deps.js';
 import { conflict } from '../../store/conflicts.js';
 import { JOB_STATES } from '../../store/jobs.js';
-import type { Session } from '../../store/store.js';
+import type { Session, Test } from '../../store/store.js';
 import { transcriptCues } from '../../transcripts/transcript-cues.js';
 import { callerOf, requireRole } from '../caller.js';
 import { AdminProblem } from '../problems.js';
@@ -97,19 +97,15 @@ const VideoLink = Type.Object(
   { title: 'AdminVideoLink' },
 );
 
-export interface SessionMediaDeps extends OperationDeps {
-  media: { storage: MediaStorage };
-}
-
 /**
  * A session of a test the caller may see (see requireTestAccess), or the same 404 for one that
  * does not exist or is in another test.
  */
-async function requireSessionOfTest(request: FastifyRequest, deps: OperationDeps, testId: string, sessionId: string): Promise<Session> {
-  await requireTestAccess(request, deps.store, testId);
+async function requireSessionOfTest(request: FastifyRequest, deps: OperationDeps, testId: string, sessionId: string): Promise<{ session: Session; test: Test }> {
+  const { test } = await requireTestAccess(request, deps.store, testId);
   const session = await deps.store.sessions.findSession(sessionId);
   if (!session || session.testId !== testId) throw conflict.noSessionInTest(sessionId, testId);
-  return session;
+  return { session, test };
 }
 
 /** A session the caller may see, found by its id alone; one they may not see is "no session", as an unknown one. */
@@ -131,16 +127,14 @@ async function requireSession(request: FastifyRequest, deps: OperationDeps, sess
  * everything; account admins within the workspaces they administer; support nothing. Jobs span
  * every workspace: operators only.
  */
-export function registerSessionMediaRoutes(app: FastifyInstance, deps: SessionMediaDeps, links: MediaLinkSigner): void {
+export function registerSessionMediaRoutes(app: FastifyInstance, deps: OperationDeps, links: MediaLinkSigner): void {
   const tags = { sessions: ['Sessions'], clips: ['Clips and reels'], jobs: ['Jobs'] };
 
   app.get<{ Params: Static<typeof TestSessionParams> }>(
     '/admin/api/tests/:testId/sessions/:sessionId',
     { schema: { tags: tags.sessions, summary: 'One session: its details (tasks, answers, task groups), whether it has a transcript and a video, its clips', params: TestSessionParams, response: adminResponses({ 200: SessionOverview }, [404]) } },
     async (request) => {
-      const testId = request.params.testId.toLowerCase();
-      const session = await requireSessionOfTest(request, deps, testId, request.params.sessionId.toLowerCase());
-      const test = (await deps.store.directory.getTest(testId))!;
+      const { session, test } = await requireSessionOfTest(request, deps, request.params.testId.toLowerCase(), request.params.sessionId.toLowerCase());
       const [details, transcript, video, clips] = await Promise.all([
         deps.store.sessionDetails.findDetails(session.sessionId) as Promise<SessionDetails | null>,
         deps.store.transcripts.findTranscript(session.sessionId),
@@ -150,7 +144,7 @@ export function registerSessionMediaRoutes(app: FastifyInstance, deps: SessionMe
       return {
         session: {
           sessionId: session.sessionId,
-          testId,
+          testId: test.id,
           audienceId: session.audienceId,
           status: session.status,
           startTime: isoTime(session.startTime)!,
@@ -170,7 +164,7 @@ export function registerSessionMediaRoutes(app: FastifyInstance, deps: SessionMe
     '/admin/api/tests/:testId/sessions/:sessionId/transcript',
     { schema: { tags: tags.sessions, summary: "A session's transcript: the WebVTT file and its cues with their times", params: TestSessionParams, response: adminResponses({ 200: Transcript }, [404]) } },
     async (request) => {
-      const session = await requireSessionOfTest(request, deps, request.params.testId.toLowerCase(), request.params.sessionId.toLowerCase());
+      const { session } = await requireSessionOfTest(request, deps, request.params.testId.toLowerCase(), request.params.sessionId.toLowerCase());
       const transcript = await deps.store.transcripts.findTranscript(session.sessionId);
       if (!transcript) throw new AdminProblem(404, 'not-found', `session ${session.sessionId} has no transcript`);
       return { sessionId: session.sessionId, vtt: transcript.vtt, cues: await transcriptCues(transcript.vtt) };
@@ -191,7 +185,7 @@ export function registerSessionMediaRoutes(app: FastifyInstance, deps: SessionMe
       },
     },
     async (request) => {
-      const session = await requireSessionOfTest(request, deps, request.params.testId.toLowerCase(), request.params.sessionId.toLowerCase());
+      const { session } = await requireSessionOfTest(request, deps, request.params.testId.toLowerCase(), request.params.sessionId.toLowerCase());
       const video = await deps.store.videos.findVideo(session.sessionId);
       if (!video) throw conflict.noVideo(session.sessionId);
       const options = { expiresInSeconds: ADMIN_VIDEO_LINK_SECONDS };
