@@ -62,6 +62,8 @@ describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium
 
   afterAll(async () => {
     await browser?.close();
+    // The browser is gone: a connection its media player left open must not hold the listener's close.
+    admin?.server.closeAllConnections();
     await admin?.close();
     await t?.close();
     if (buildDir) rmSync(buildDir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import type { RefObject } from 'preact';
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { sessionsApi, type Clip, type SessionOverview, type SessionTask, type SessionTaskGroup, type Transcript } from '../admin-api.js';
 import { href } from '../router.js';
 import { ErrorMessage, Field, LoadedView, Notice, Page, formatTime, useAction, useLoad } from '../ui.js';
@@ -76,6 +76,18 @@ function SessionView({ testId, overview }: { testId: string; overview: SessionOv
 function Recording(props: { testId: string; sessionId: string; durationMs: number; player: RefObject<HTMLVideoElement | null> }) {
   const link = useLoad(() => sessionsApi.videoLink(props.testId, props.sessionId), [props.testId, props.sessionId]);
   const clips = useLoad(() => sessionsApi.clips(props.sessionId), [props.sessionId]);
+  // Leaving the page: a removed <video> may keep downloading until it is garbage-collected, so
+  // its source is dropped and the download ended at once.
+  const { player } = props;
+  useEffect(
+    () => () => {
+      const video = player.current;
+      if (!video) return;
+      video.removeAttribute('src');
+      video.load();
+    },
+    [player],
+  );
   return (
     <>
       <LoadedView loaded={link}>
