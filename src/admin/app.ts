@@ -9,6 +9,7 @@ import type { RateLimiter } from '../http/rate-limiter.js';
 import type { AuthorizationServers } from '../oauth/authorization-servers.js';
 import type { SecretHasher } from '../oauth/client-secrets.js';
 import type { KeyRing } from '../oauth/signing-keys.js';
+import type { OpenedMediaStorage } from '../media/storage/open-media-storage.js';
 import type { Store } from '../store/store.js';
 import { adminTokenVerifier, registerAdminTokenEndpoint } from './admin-tokens.js';
 import { authenticateAdmin } from './caller.js';
@@ -17,6 +18,7 @@ import { registerAdminErrors } from './problems.js';
 import { registerDirectoryRoutes } from './routes/directory.js';
 import { registerImportRoutes } from './routes/imports.js';
 import { registerOperatorRoutes } from './routes/operator.js';
+import { adminMediaLinks, registerAdminMediaRoute, registerSessionMediaRoutes } from './routes/session-media.js';
 import { registerUserRoutes } from './routes/users-credentials.js';
 import { registerMeRoutes, registerSignInRoutes } from './session-routes.js';
 
@@ -29,6 +31,8 @@ export interface AdminDeps {
   hasher: SecretHasher;
   servers: AuthorizationServers;
   rateLimiter: RateLimiter;
+  /** Session videos, which the console's player plays through links signed by this listener. */
+  media: Pick<OpenedMediaStorage, 'storage'>;
   logger?: FastifyServerOptions['loggerInstance'];
 }
 
@@ -75,6 +79,9 @@ export async function buildAdminApp(deps: AdminDeps, plugins: readonly AdminPlug
   registerSignInRoutes(app, deps);
   await registerAdminTokenEndpoint(app, deps);
   const verifier = adminTokenVerifier(deps.config, deps.keys, deps.clock);
+  const mediaLinks = await adminMediaLinks(deps);
+  // Outside the authenticated scope: a signed link is its own credential (a <video> sends no token).
+  registerAdminMediaRoute(app, { storage: deps.media.storage, links: mediaLinks });
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', authenticateAdmin({ ...deps, verifier }));
     registerMeRoutes(authenticated, deps);
@@ -82,6 +89,7 @@ export async function buildAdminApp(deps: AdminDeps, plugins: readonly AdminPlug
     registerDirectoryRoutes(authenticated, deps);
     registerOperatorRoutes(authenticated, deps);
     registerImportRoutes(authenticated, deps);
+    registerSessionMediaRoutes(authenticated, deps, mediaLinks);
   });
   for (const plugin of plugins) await plugin(app, deps);
   return app;

@@ -51,7 +51,7 @@ const CONFLICT_STATUS: Record<StoreConflictError['code'], number> = {
   out_of_range: 400,
 };
 
-const TITLES: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 413: 'Content Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable' };
+const TITLES: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 413: 'Content Too Large', 415: 'Unsupported Media Type', 416: 'Range Not Satisfiable', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable' };
 
 const body = (status: number, code: string, detail: string, errors?: readonly string[]) => ({
   type: `urn:results-api:admin:${code}`,

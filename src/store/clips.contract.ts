@@ -62,6 +62,9 @@ export function describeClipsContract(name: string, makeStore: (clock: ManualClo
       expect(early.layout.pipState).toBe('OPENED');
       expect(await store.clips.findClip(late.id)).toEqual(late);
       expect((await store.clips.listClips(session(1))).map((c) => c.id)).toEqual([early.id, late.id]);
+      expect((await store.clips.listClipsOfTest(testId, 10)).map((c) => c.id).sort()).toEqual([early.id, late.id].sort());
+      expect(await store.clips.listClipsOfTest(testId, 1)).toHaveLength(1);
+      expect(await store.clips.listClipsOfTest(uuid(98, '7e577e57'), 10)).toEqual([]);
       expect(await store.jobs.get(late.jobId)).toMatchObject({ kind: CLIP_JOB, subject: late.id, payload: { clipId: late.id }, state: 'queued' });
       expect((await store.audit.list({ action: 'clip.create' })).map((e) => e.subject)).toEqual([late.id, early.id]);
       expect((await store.clips.createClip({ sessionId: session(2), startMs: 0, endMs: 1, name: 'No camera' }, admin)).layout.pipState).toBe('CLOSED');
@@ -128,6 +131,8 @@ export function describeClipsContract(name: string, makeStore: (clock: ManualClo
 
     it('only a reel in ERROR is started over', async () => {
       const clip = await store.clips.createClip({ sessionId: session(1), startMs: 0, endMs: 1000, name: 'C' }, admin);
+      // Jobs due at the same moment are claimed in id order (random): make the clip's due first.
+      clock.advance(1);
       const reel = await store.reels.createReel({ testId, name: 'R', clipIds: [clip.id] }, admin);
       expect(await store.reels.retryReel(reel.id, admin)).toBe(false);
       // Both jobs are due at the same instant, so they are claimed in either order: claim both,

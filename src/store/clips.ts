@@ -149,6 +149,12 @@ export class ClipRepository {
     return rows.map(clipOf);
   }
 
+  /** The test's clips (to choose a highlight reel's from), the newest first, at most `limit`. */
+  async listClipsOfTest(testId: string, limit: number): Promise<Clip[]> {
+    const rows = await this.db.all(`SELECT ${COLUMNS} FROM ${FROM} WHERE c.test_id = @testId ORDER BY c.created_at DESC, c.id LIMIT @limit`, { testId, limit });
+    return rows.map(clipOf);
+  }
+
   /** Starts a clip in ERROR over (a new set of attempts); false when it was not in ERROR. */
   retryClip(id: string, by: Actor): Promise<boolean> {
     return this.db.write(null, async (tx) => {

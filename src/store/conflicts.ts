@@ -48,6 +48,8 @@ export const conflict = {
   clipOfAnotherTest: (clipId: string, testId: string) =>
     new StoreConflictError('foreign_session', `clip ${clipId} is of a session of another test than ${testId}`),
   clipListedTwice: (clipId: string) => new StoreConflictError('duplicate', `clip ${clipId} is listed twice`),
+  emptyClip: (startMs: number, endMs: number) =>
+    new StoreConflictError('out_of_range', `a clip must end after it starts: endMs ${endMs} is not after startMs ${startMs}`),
   clipOutsideVideo: (endMs: number, durationMs: number) =>
     new StoreConflictError('out_of_range', `the clip must end within the video: --end-ms ${endMs} is past its end at ${durationMs} ms`),
 };

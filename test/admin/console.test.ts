@@ -9,6 +9,10 @@ import { buildAdminApp } from '../../src/admin/app.js';
 import { registerAdminConsole } from '../../src/admin/console-route.js';
 import { createAdminWithLink } from '../../src/admin/setup-links.js';
 import { totpCode } from '../../src/admin/totp.js';
+import { parseSessionFile } from '../../src/imports/parse-session-file.js';
+import { importVideo } from '../../src/media/import-video.js';
+import { makeTestVideo } from '../helpers/clip-videos.js';
+import { DETAILS_PLAN, detailsInput, PARTICIPANT_A } from '../helpers/details.js';
 import { freePort, within } from '../helpers/net.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { CHROMIUM, haveChromium, openConsoleBrowser, type ConsoleBrowser } from './console-browser.js';
@@ -58,6 +62,8 @@ describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium
 
   afterAll(async () => {
     await browser?.close();
+    // The browser is gone: a connection its media player left open must not hold the listener's close.
+    admin?.server.closeAllConnections();
     await admin?.close();
     await t?.close();
     if (buildDir) rmSync(buildDir, { recursive: true, force: true });
@@ -407,6 +413,77 @@ describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium
       await heading('Session').waitFor();
       await expect(page.locator('dl.details').textContent()).resolves.toContain('ABANDONED');
       await checkPage('session');
+    });
+
+    it('opens a session with details, transcript and video: the video plays, a clip is made from the player and listed, then a reel of it', async () => {
+      const { page } = browser;
+      const store = t.runtime.store;
+      const by = { actor: 'cli:test' };
+      const sessionId = '00000000-0000-4000-8000-0000000000ff';
+      await store.directory.setTestPlan(testId, DETAILS_PLAN, by);
+      const record = { sessionId, status: 'COMPLETE', startTime: '2026-11-02T10:00:00Z', finishTime: '2026-11-02T10:20:00Z', details: detailsInput({ ...PARTICIPANT_A }) };
+      const parsed = parseSessionFile(JSON.stringify(record), 'ndjson', DETAILS_PLAN);
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+      await store.sessions.importSessions(testId, parsed.sessions, by);
+      await store.transcripts.importTranscripts(testId, [{ sessionId, vtt: 'WEBVTT\n\n00:00:00.500 --> 00:00:02.000\nWhere is the basket?\n' }], by);
+      const dir = mkdtempSync(join(tmpdir(), 'results-api-console-video-'));
+      try {
+        await makeTestVideo(join(dir, 'session.mp4'), 4);
+        await importVideo({ sessions: store.sessions, videos: store.videos, storage: t.runtime.media.storage }, { sessionId, file: join(dir, 'session.mp4') }, by);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+
+      await page.goto(`${adminUrl}/#/tests/${testId}/sessions/${sessionId}`);
+      await heading('Session').waitFor();
+      const tasks = page.getByRole('table', { name: 'Tasks' });
+      await tasks.getByRole('cell', { name: DETAILS_PLAN.tasks[0]!.text }).waitFor();
+      expect(await tasks.getByRole('row').count()).toBe(DETAILS_PLAN.tasks.length + 1);
+      await page.getByRole('table', { name: 'Task groups' }).getByRole('cell', { name: 'BALANCED_COMPARISON' }).waitFor();
+      const cue = page.getByRole('list', { name: 'Transcript' }).getByRole('listitem').first();
+      await expect(cue.textContent()).resolves.toMatch(/0:00\.5.*0:02\.0.*Where is the basket\?/);
+
+      // The player: its link is on this listener, it has the poster, and it reaches HAVE_CURRENT_DATA.
+      const video = page.locator('video');
+      await expect(video.getAttribute('src')).resolves.toMatch(/^\/admin\/media\/videos\//);
+      await expect(video.getAttribute('poster')).resolves.toMatch(/\.poster\.jpg\?/);
+      await within(20_000, async () => expect(await video.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(2));
+      await checkPage('session-media');
+
+      // The transcript's time moves the player; the clip starts where the player is.
+      await cue.getByRole('button', { name: 'Play from 0:00.5' }).click();
+      await within(10_000, async () => expect(await video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeCloseTo(0.5, 1));
+      await page.getByRole('button', { name: "Start at the player's position" }).click();
+      await expect(page.getByLabel('Start (s)').inputValue()).resolves.toBe('0.5');
+      await expect(page.getByLabel('End (s)').inputValue()).resolves.toBe('4.0');
+      await page.getByLabel('End (s)').fill('2.5');
+      await page.getByLabel('Clip name').fill('Looking for the basket');
+      await page.getByRole('button', { name: 'Make clip' }).click();
+      await page.getByRole('status').filter({ hasText: 'Clip “Looking for the basket” (0:00.5–0:02.5) created' }).waitFor();
+      const clipRow = page.getByRole('table', { name: 'Clips' }).getByRole('row', { name: /Looking for the basket/ });
+      await clipRow.waitFor();
+      await expect(clipRow.textContent()).resolves.toMatch(/GENERATING|GENERATED|ERROR/);
+      const [clip] = await store.clips.listClips(sessionId);
+      expect(clip).toMatchObject({ startMs: 500, endMs: 2500, name: 'Looking for the basket' });
+      // A refusal is shown in the server's words.
+      await page.getByLabel('Start (s)').fill('3');
+      await page.getByLabel('End (s)').fill('1');
+      await page.getByLabel('Clip name').fill('Backwards');
+      await page.getByRole('button', { name: 'Make clip' }).click();
+      await page.getByRole('alert').filter({ hasText: 'a clip must end after it starts' }).waitFor();
+      expect(await store.clips.listClips(sessionId)).toHaveLength(1);
+      await checkPage('session-clip');
+
+      // The test page: a highlight reel of the chosen clip.
+      await page.getByRole('link', { name: "Back to the test's sessions" }).click();
+      await heading(`Test ${testTitle}`).waitFor();
+      await page.getByRole('checkbox', { name: /Looking for the basket/ }).check();
+      await page.getByLabel('Reel name').fill('Basket moments');
+      await page.getByRole('button', { name: 'Make highlight reel' }).click();
+      await page.getByRole('status').filter({ hasText: 'Highlight reel “Basket moments” of 1 clips created' }).waitFor();
+      await page.getByRole('table', { name: 'Highlight reels' }).getByRole('cell', { name: 'Basket moments' }).waitFor();
+      expect((await store.reels.listReels(testId)).map((r) => r.clipIds)).toEqual([[clip!.id]]);
+      await checkPage('test-reels');
     });
 
     it('reads the revocation in the audit log, by the acting admin', async () => {

@@ -35,6 +35,14 @@ describe('the admin OpenAPI document', () => {
       'POST /admin/api/tests/{testId}/sessions/import',
       'GET /admin/api/audit',
       'PUT /admin/api/admins/{adminId}/workspaces/{workspaceId}',
+      'GET /admin/api/tests/{testId}/sessions/{sessionId}',
+      'GET /admin/api/tests/{testId}/sessions/{sessionId}/transcript',
+      'GET /admin/api/tests/{testId}/sessions/{sessionId}/video-link',
+      'GET /admin/media/{collection}/{owner}/{file}',
+      'POST /admin/api/sessions/{sessionId}/clips',
+      'GET /admin/api/tests/{testId}/clips',
+      'POST /admin/api/tests/{testId}/reels',
+      'GET /admin/api/jobs',
     ]) {
       expect(documented).toContain(expected);
     }

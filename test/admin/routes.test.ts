@@ -199,6 +199,11 @@ describe('operator', () => {
 
 describe('role matrix: each role is refused what it may not do', () => {
   const workspaceBody = { name: 'Not allowed' };
+  // A session of the account admin's test (without a video: a clip of it is refused, after the role check).
+  const session = randomUUID();
+  beforeAll(async () => {
+    await app.t.runtime.store.sessions.importSessions(myTest, [{ sessionId: session, audienceId: null, status: 'COMPLETE', startTime: Date.now(), finishTime: null }], by);
+  });
   // [method, path, body, roles allowed]; `mine`/`theirs`/tests are filled in at run time.
   const routes = (): [string, string, unknown, string[]][] => [
     ['GET', '/admin/api/users', undefined, ['operator', 'support']],
@@ -219,6 +224,15 @@ describe('role matrix: each role is refused what it may not do', () => {
     ['GET', `/admin/api/tests/${myTest}/sessions`, undefined, ['operator', 'account-admin']],
     ['POST', `/admin/api/tests/${myTest}/sessions/import`, undefined, ['operator', 'account-admin']],
     ['PUT', `/admin/api/tests/${myTest}/plan`, { tasks: [] }, ['operator', 'account-admin']],
+    ['GET', `/admin/api/tests/${myTest}/sessions/${session}`, undefined, ['operator', 'account-admin']],
+    ['GET', `/admin/api/tests/${myTest}/sessions/${session}/transcript`, undefined, ['operator', 'account-admin']],
+    ['GET', `/admin/api/tests/${myTest}/sessions/${session}/video-link`, undefined, ['operator', 'account-admin']],
+    ['GET', `/admin/api/sessions/${session}/clips`, undefined, ['operator', 'account-admin']],
+    ['POST', `/admin/api/sessions/${session}/clips`, { startMs: 0, endMs: 1000, name: 'Clip' }, ['operator', 'account-admin']],
+    ['GET', `/admin/api/tests/${myTest}/clips`, undefined, ['operator', 'account-admin']],
+    ['GET', `/admin/api/tests/${myTest}/reels`, undefined, ['operator', 'account-admin']],
+    ['POST', `/admin/api/tests/${myTest}/reels`, { name: 'Reel', clipIds: [randomUUID()] }, ['operator', 'account-admin']],
+    ['GET', '/admin/api/jobs', undefined, ['operator']],
     ['GET', '/admin/api/keys', undefined, ['operator']],
     ['POST', '/admin/api/keys/rotate', undefined, ['operator']],
     ['GET', '/admin/api/audit', undefined, ['operator']],

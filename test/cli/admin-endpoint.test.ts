@@ -5,7 +5,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestVideo } from '../helpers/clip-videos.js';
 import { freePort } from '../helpers/net.js';
+import { hasFfmpeg } from '../helpers/videos.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { cliSandbox, runCli, type CliSandbox } from './run-cli.js';
 
@@ -18,7 +20,7 @@ describe('results-api <command> --endpoint (no DATABASE_URL)', () => {
 
   beforeAll(async () => {
     cli = cliSandbox();
-    server = await startServerProcess({ DATABASE_URL: cli.databaseUrl });
+    server = await startServerProcess({ DATABASE_URL: cli.databaseUrl, MEDIA_URL: `file:${join(cli.dir, 'media')}` });
     endpoint = /"adminAddress":"(http:\/\/[^"]+)"/.exec(server.lines.join('\n'))![1]!;
     await cli.json(['admins', 'create', '--email', 'ops@example.com', '--role', 'operator']);
     const client = await cli.json<{ clientId: string; clientSecret: string }>(['admins', 'clients', 'create', '--email', 'ops@example.com']);
@@ -83,6 +85,50 @@ describe('results-api <command> --endpoint (no DATABASE_URL)', () => {
     expect((JSON.parse(audit.stdout) as { action: string }[]).map((e) => e.action)).toEqual(['credential.issue', 'credential.revoke']);
     // Nothing was opened where the commands ran.
     expect(existsSync(join(cli.dir, 'elsewhere', 'data'))).toBe(false);
+  });
+
+  it.skipIf(!hasFfmpeg())('makes clips and reels and lists jobs through the admin API, printing what the local commands print', { timeout: 120_000 }, async () => {
+    const local = (args: string[]) => cli.run(args, { MEDIA_URL: `file:${join(cli.dir, 'media')}` });
+    const workspace = JSON.parse((await local(['workspaces', 'create', '--name', 'Clip Lab', '--json'])).stdout) as { id: string };
+    const testId = (JSON.parse((await local(['tests', 'create', '--workspace', workspace.id, '--title', 'Clips', '--json'])).stdout) as { id: string }).id;
+    const sessionId = crypto.randomUUID();
+    const file = cli.file('one.csv', `sessionId,audienceId,status,startTime,finishTime\n${sessionId},,COMPLETE,2026-11-01T10:00:00Z,2026-11-01T10:20:00Z\n`);
+    expect((await local(['sessions', 'import', '--test', testId, file])).code).toBe(0);
+    const video = join(cli.dir, 'session.mp4');
+    await makeTestVideo(video, 4);
+    expect((await local(['videos', 'import', '--session', sessionId, video])).code).toBe(0);
+
+    // A refusal reads the same either way.
+    const tooLong = ['clips', 'create', '--session', sessionId, '--start-ms', '0', '--end-ms', '9000', '--name', 'x'];
+    const [tooLongHere, tooLongThere] = await Promise.all([local(tooLong), remote(tooLong)]);
+    expect(tooLongThere).toMatchObject({ code: 1, stderr: tooLongHere.stderr });
+    expect(tooLongThere.stderr).toMatch(/past its end/);
+
+    const created = await remote(['clips', 'create', '--session', sessionId, '--start-ms', '500', '--end-ms', '1500', '--name', 'Hesitation', '--json']);
+    expect(created.code).toBe(0);
+    const clip = JSON.parse(created.stdout) as { clipUuid: string; status: string };
+    expect(clip.status).toBe('GENERATING');
+    const second = await remote(['clips', 'create', '--session', sessionId, '--start-ms', '2000', '--end-ms', '3000', '--name', 'Found it']);
+    expect(second.stdout).toMatch(new RegExp(`^created clip [0-9a-f-]{36} of session ${sessionId} \\(2000-3000 ms\\); a running server cuts it\n$`));
+    // The server's job runner cuts both; then every listing is the same either way.
+    const jobsDone = async (kind: string, count: number) => {
+      for (let i = 0; ; i++) {
+        const done = JSON.parse((await remote(['jobs', 'list', '--kind', kind, '--state', 'done', '--json'])).stdout) as unknown[];
+        if (done.length === count) return;
+        if (i > 100) throw new Error(`the server did not finish ${kind}`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    };
+    await jobsDone('clip.generate', 2);
+    const clipIds = (JSON.parse((await remote(['clips', 'list', '--session', sessionId, '--json'])).stdout) as { clipUuid: string }[]).map((c) => c.clipUuid);
+    const reel = await remote(['reels', 'create', '--test', testId, '--name', 'Highlights', '--clips', clipIds.reverse().join(','), '--json']);
+    expect(reel.code).toBe(0);
+    expect(JSON.parse(reel.stdout)).toMatchObject({ testId, clipIds, durationMs: 2000, status: 'GENERATING' });
+    await jobsDone('reel.generate', 1);
+    for (const args of [['clips', 'list', '--session', sessionId], ['clips', 'list', '--session', sessionId, '--json'], ['reels', 'list', '--test', testId], ['jobs', 'list'], ['jobs', 'list', '--json']]) {
+      const [here, there] = await Promise.all([local(args), remote(args)]);
+      expect(there, args.join(' ')).toEqual(here);
+    }
   });
 
   it('reports refusals as the local command does: one error line, exit 1', async () => {

@@ -176,7 +176,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'sessions.listCompletedSessions', 'sessions.findSession', 'sessionDetails.findDetails', 'sessionDetails.listDetails', 'sessionDetails.listCompletedScoring', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
     'transcripts.findTranscript',
     'videos.findVideo', 'videos.listVideos',
-    'jobs.get', 'jobs.list', 'jobs.countByState', 'clips.findClip', 'clips.listClips',
+    'jobs.get', 'jobs.list', 'jobs.countByState', 'clips.findClip', 'clips.listClips', 'clips.listClipsOfTest',
     'reels.findReel', 'reels.findReelByToken', 'reels.listReels', 'reels.countClipsOfTest',
   ]);
   // Writes that nothing cached depends on: they announce nothing, by design.

@@ -189,3 +189,77 @@ export const adminsApi = {
   assign: (adminId: string, workspaceId: string) => put<ListedAdmin>(`${ADMIN_API}/admins/${enc(adminId)}/workspaces/${enc(workspaceId)}`, {}),
   unassign: (adminId: string, workspaceId: string) => del<ListedAdmin>(`${ADMIN_API}/admins/${enc(adminId)}/workspaces/${enc(workspaceId)}`),
 };
+
+/** A task of the session's test plan with this session's response (the v3 view). */
+export interface SessionTask {
+  uuid: string;
+  text: string;
+  type: string;
+  response: { startTimeMs: number | null; endTimeMs: number | null; skipped: boolean; answer: Record<string, unknown> | null } | null;
+}
+export interface SessionTaskGroup {
+  uuid: string;
+  type: string;
+  response: { score: number } | { sequence: string } | null;
+}
+export type ClipStatus = 'GENERATING' | 'GENERATED' | 'ERROR';
+export interface Clip {
+  clipUuid: string;
+  sessionId: string;
+  testId: string;
+  name: string;
+  description: string | null;
+  startMs: number;
+  endMs: number;
+  status: ClipStatus;
+  lastError: string | null;
+  createdAt: string;
+}
+export interface SessionOverview {
+  session: Session;
+  details: {
+    testPlanId: string | null;
+    sessionParticipant: { participantId: string; demographicsInfo: { label: string; value: string }[] } | null;
+    taskGroups: SessionTaskGroup[];
+    tasks: SessionTask[];
+  };
+  hasTranscript: boolean;
+  video: { durationMs: number; width: number; height: number; hasAudio: boolean; hasPoster: boolean } | null;
+  clips: Clip[];
+}
+export interface Transcript {
+  sessionId: string;
+  vtt: string;
+  cues: { startMs: number; endMs: number; text: string }[];
+}
+export interface VideoLink {
+  videoUrl: string;
+  posterUrl: string | null;
+  contentType: string;
+  expiresAt: string;
+}
+export interface HighlightReel {
+  reelId: string;
+  testId: string;
+  name: string;
+  clipIds: string[];
+  durationMs: number;
+  status: ClipStatus;
+  lastError: string | null;
+  createdAt: string;
+}
+
+export const sessionsApi = {
+  get: (testId: string, sessionId: string) => get<SessionOverview>(`${ADMIN_API}/tests/${enc(testId)}/sessions/${enc(sessionId)}`),
+  transcript: (testId: string, sessionId: string) => get<Transcript>(`${ADMIN_API}/tests/${enc(testId)}/sessions/${enc(sessionId)}/transcript`),
+  videoLink: (testId: string, sessionId: string) => get<VideoLink>(`${ADMIN_API}/tests/${enc(testId)}/sessions/${enc(sessionId)}/video-link`),
+  clips: (sessionId: string) => get<Clip[]>(`${ADMIN_API}/sessions/${enc(sessionId)}/clips`),
+  createClip: (sessionId: string, body: { startMs: number; endMs: number; name: string; description?: string }) =>
+    post<Clip>(`${ADMIN_API}/sessions/${enc(sessionId)}/clips`, body),
+};
+
+export const reelsApi = {
+  clipsOfTest: (testId: string) => get<Clip[]>(`${ADMIN_API}/tests/${enc(testId)}/clips`),
+  list: (testId: string) => get<HighlightReel[]>(`${ADMIN_API}/tests/${enc(testId)}/reels`),
+  create: (testId: string, body: { name: string; clipIds: string[] }) => post<HighlightReel>(`${ADMIN_API}/tests/${enc(testId)}/reels`, body),
+};

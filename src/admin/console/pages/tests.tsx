@@ -1,7 +1,8 @@
 import { testsApi, workspacesApi, type SessionRow, type Test } from '../admin-api.js';
+import { ReelsSection } from './reels.js';
 import { href, navigate, type Route } from '../router.js';
 import { LoadedView, Page, Pager, SelectField, formatTime, useLoad } from '../ui.js';
-import { SessionPage, rememberSession } from './session.js';
+import { SessionPage } from './session.js';
 
 const PAGE_SIZE = 25;
 /** Statuses every test may show; a test's own counts add any other it holds. */
@@ -136,13 +137,13 @@ function TestPage({ id, status, page }: { id: string; status: string; page: numb
           </>
         )}
       </LoadedView>
+      <ReelsSection testId={id} />
     </Page>
   );
 }
 
 function SessionTable({ testId, sessions }: { testId: string; sessions: SessionRow[] }) {
   if (sessions.length === 0) return <p class="empty">No sessions match.</p>;
-  for (const session of sessions) rememberSession(testId, session);
   return (
     <table aria-labelledby="sessions-heading">
       <thead>
