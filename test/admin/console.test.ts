@@ -11,7 +11,7 @@ import { createAdminWithLink } from '../../src/admin/setup-links.js';
 import { totpCode } from '../../src/admin/totp.js';
 import { parseSessionFile } from '../../src/imports/parse-session-file.js';
 import { importVideo } from '../../src/media/import-video.js';
-import { makeTestVideo } from '../helpers/clip-videos.js';
+import { generateTestVideo } from '../../src/media/ffmpeg/test-video.js';
 import { DETAILS_PLAN, detailsInput, PARTICIPANT_A } from '../helpers/details.js';
 import { freePort, within } from '../helpers/net.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -428,7 +428,7 @@ describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium
       await store.transcripts.importTranscripts(testId, [{ sessionId, vtt: 'WEBVTT\n\n00:00:00.500 --> 00:00:02.000\nWhere is the basket?\n' }], by);
       const dir = mkdtempSync(join(tmpdir(), 'results-api-console-video-'));
       try {
-        await makeTestVideo(join(dir, 'session.mp4'), 4);
+        await generateTestVideo(join(dir, 'session.mp4'), { seconds: 4 });
         await importVideo({ sessions: store.sessions, videos: store.videos, storage: t.runtime.media.storage }, { sessionId, file: join(dir, 'session.mp4') }, by);
       } finally {
         rmSync(dir, { recursive: true, force: true });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactRequestUrl } from '../../src/http/log-redaction.js';
 import { parseSessionFile } from '../../src/imports/parse-session-file.js';
 import { importVideo } from '../../src/media/import-video.js';
-import { makeTestVideo } from '../helpers/clip-videos.js';
+import { generateTestVideo } from '../../src/media/ffmpeg/test-video.js';
 import { DETAILS_PLAN, detailsInput, PARTICIPANT_A } from '../helpers/details.js';
 import { AdminSession, signedInAdmin, startAdminTestApp } from '../helpers/admin-app.js';
 import { hasFfmpeg } from '../helpers/videos.js';
@@ -53,7 +53,7 @@ beforeAll(async () => {
   await store.transcripts.importTranscripts(myTest, [{ sessionId: withEverything, vtt: VTT }], by);
   if (haveFfmpeg) {
     const video = join(dir, 'session.mp4');
-    await makeTestVideo(video, 4);
+    await generateTestVideo(video, { seconds: 4 });
     const deps = { sessions: store.sessions, videos: store.videos, storage: app.t.runtime.media.storage };
     await importVideo(deps, { sessionId: withEverything, file: video }, by);
     await importVideo(deps, { sessionId: foreign, file: video }, by);

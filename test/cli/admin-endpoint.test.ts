@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTestVideo } from '../helpers/clip-videos.js';
+import { generateTestVideo } from '../../src/media/ffmpeg/test-video.js';
 import { freePort } from '../helpers/net.js';
 import { hasFfmpeg } from '../helpers/videos.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
@@ -95,7 +95,7 @@ describe('results-api <command> --endpoint (no DATABASE_URL)', () => {
     const file = cli.file('one.csv', `sessionId,audienceId,status,startTime,finishTime\n${sessionId},,COMPLETE,2026-11-01T10:00:00Z,2026-11-01T10:20:00Z\n`);
     expect((await local(['sessions', 'import', '--test', testId, file])).code).toBe(0);
     const video = join(cli.dir, 'session.mp4');
-    await makeTestVideo(video, 4);
+    await generateTestVideo(video, { seconds: 4 });
     expect((await local(['videos', 'import', '--session', sessionId, video])).code).toBe(0);
 
     // A refusal reads the same either way.
