@@ -1,3 +1,5 @@
+import { BACKFILL_STUDY_FIELDS, COUNT_STORED_SESSIONS_BY_STATUS } from '../migration-steps.js';
+
 /**
  * PostgreSQL schema, one entry per version; the same tables as sqlite/migrations.ts. Applied in
  * order in one transaction under an advisory lock; never edit a released entry, add a new one.
@@ -118,8 +120,7 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
         session_count BIGINT NOT NULL,
         PRIMARY KEY (test_id, status)
       );
-      INSERT INTO session_counts (test_id, status, session_count)
-        SELECT test_id, status, COUNT(*) FROM sessions GROUP BY test_id, status;
+      ${COUNT_STORED_SESSIONS_BY_STATUS}
     `,
   },
   {
@@ -131,9 +132,7 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
       ALTER TABLE tests ADD COLUMN ordered_by_email TEXT;
       ALTER TABLE tests ADD COLUMN ordered_by_name TEXT;
       ALTER TABLE tests ADD COLUMN test_plan JSONB;
-      UPDATE tests SET ordered_at = created_at;
-      UPDATE tests SET product_type = upper(product_type)
-       WHERE upper(product_type) IN ('SURVEY', 'LIVE_CONVERSATION', 'NON_THINK_OUT_LOUD', 'THINK_OUT_LOUD');
+      ${BACKFILL_STUDY_FIELDS}
     `,
   },
   {
