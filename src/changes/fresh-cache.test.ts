@@ -49,6 +49,21 @@ describe('FreshCache', () => {
     expect(loads()).toBe(6);
   });
 
+  it('keeps the value it has when an expired entry loads again the same, and renews it', async () => {
+    const clock = new ManualClock();
+    const watcher = new ChangeWatcher({ externalChangeVersion: () => 0 }, new LocalChangeFeed());
+    const cache = new FreshCache<{ text: string }>(watcher, clock, { ttlMs: 100, sameValue: (a, b) => a.text === b.text });
+    const kept = await cache.get('k', async () => ({ text: 'a' }));
+    clock.advance(100);
+    expect(await cache.get('k', async () => ({ text: 'a' }))).toBe(kept);
+    clock.advance(99); // renewed by the reload: still a hit
+    expect(await cache.get('k', async () => ({ text: 'unused' }))).toBe(kept);
+    clock.advance(1);
+    const changed = await cache.get('k', async () => ({ text: 'b' }));
+    expect(changed).toEqual({ text: 'b' });
+    expect(await cache.get('k', async () => ({ text: 'unused' }))).toBe(changed);
+  });
+
   it('does not keep a value loaded while a change happened', async () => {
     const { cache, feed } = setup();
     let finishLoad: (value: string) => void = () => {};

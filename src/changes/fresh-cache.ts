@@ -41,6 +41,13 @@ export interface FreshCacheOptions<V> {
   /** Bound on the cache's size, measured by `sizeOf` (default: entries). */
   maxSize?: number;
   sizeOf?: (value: V) => number;
+  /**
+   * Whether a value loaded again after its entry expired equals the one kept. If so, the kept
+   * one stays: a cache refreshed every second under steady reads then makes no long-lived
+   * garbage (each replaced value would have lived long enough to reach V8's old space, where
+   * only a full collection frees it, and the process grows meanwhile).
+   */
+  sameValue?: (kept: V, loaded: V) => boolean;
 }
 
 /**
@@ -59,6 +66,7 @@ export class FreshCache<V> {
   private readonly ttlMs: number;
   private readonly maxSize: number;
   private readonly sizeOf: (value: V) => number;
+  private readonly sameValue: ((kept: V, loaded: V) => boolean) | undefined;
 
   constructor(
     private readonly watcher: ChangeWatcher,
@@ -68,6 +76,7 @@ export class FreshCache<V> {
     this.ttlMs = options.ttlMs ?? 1000;
     this.maxSize = options.maxSize ?? 50_000;
     this.sizeOf = options.sizeOf ?? (() => 1);
+    this.sameValue = options.sameValue;
   }
 
   async get(key: string, load: () => Promise<V>): Promise<V> {
@@ -92,7 +101,13 @@ export class FreshCache<V> {
     try {
       const value = await load();
       // Only cache what was loaded under the current epoch: a change during the load wins.
-      if (this.watcher.current() === epoch) this.remember(key, value, now);
+      if (this.watcher.current() !== epoch) return value;
+      const kept = this.entries.get(key);
+      if (kept && this.sameValue?.(kept.value, value)) {
+        kept.expiresAt = now + this.ttlMs;
+        return kept.value;
+      }
+      this.remember(key, value, now);
       return value;
     } finally {
       if (this.epoch === epoch) this.loading.delete(key);

@@ -3,6 +3,7 @@ import { FreshCache, type ChangeWatcher } from '../changes/fresh-cache.js';
 import type { AccessReads } from '../access/access-cache.js';
 import type { Caller } from '../access/authenticate-request.js';
 import { apiErrors } from '../errors.js';
+import { bodyBytes, sameBytes } from '../http/body-bytes.js';
 import type { SessionDetailsRepository } from '../store/session-details.js';
 import type { SessionRepository } from '../store/sessions.js';
 import type { Session } from '../store/store.js';
@@ -23,7 +24,7 @@ const BODY_CACHE_BYTES = 32 * 1024 * 1024;
 export class SessionDetailsReader {
   /** Which test each session belongs to (null: no such session). */
   private readonly sessions: FreshCache<Session | null>;
-  private readonly bodies: FreshCache<string>;
+  private readonly bodies: FreshCache<Buffer>;
 
   constructor(
     private readonly store: {
@@ -35,31 +36,31 @@ export class SessionDetailsReader {
     clock: Clock,
   ) {
     this.sessions = new FreshCache(watcher, clock);
-    this.bodies = new FreshCache(watcher, clock, { maxSize: BODY_CACHE_BYTES, sizeOf: (body) => body.length });
+    this.bodies = new FreshCache(watcher, clock, { maxSize: BODY_CACHE_BYTES, sizeOf: (body) => body.length, sameValue: sameBytes });
   }
 
   /**
    * The body of GET /api/v3/sessionResults/{sessionId}. A missing session and one whose test
    * is outside the caller's workspaces get the same 404.
    */
-  async sessionResults(caller: Caller, sessionId: string, serialize: (body: SessionResultsV3Response) => string): Promise<string> {
+  async sessionResults(caller: Caller, sessionId: string, serialize: (body: SessionResultsV3Response) => string): Promise<Buffer> {
     const session = await this.sessions.get(sessionId, () => this.store.sessions.findSession(sessionId));
     const test = session ? await this.reads.findVisibleTest(session.testId, caller.email) : null;
     if (!session || !test) throw apiErrors.sessionNotFound(`session ${sessionId} missing or outside the workspaces of ${caller.clientId}`);
     return this.bodies.get(`session ${sessionId}`, async () => {
       const details = (await this.store.sessionDetails.findDetails(sessionId)) as SessionDetails | null;
-      return serialize(sessionResultsView(session, test, details));
+      return bodyBytes(serialize(sessionResultsView(session, test, details)));
     });
   }
 
   /** The body of GET /api/v2/testResults/{testId}/qxScores, computed from the completed sessions' answers. */
-  async qxScoreBody(caller: Caller, testId: string, serialize: (body: QxScoreResponse) => string): Promise<string> {
+  async qxScoreBody(caller: Caller, testId: string, serialize: (body: QxScoreResponse) => string): Promise<Buffer> {
     const test = await this.reads.findVisibleTest(testId, caller.email);
     if (!test) throw apiErrors.testNotFound(`test ${testId} missing or outside the workspaces of ${caller.clientId}`);
     return this.bodies.get(`qx ${test.id}`, async () => {
       const sessions = (await this.store.sessionDetails.listCompletedScoring(test.id)) as ScoringRow[][];
       const qxScores = computeQxScores(test.plan, sessions);
-      return serialize({ testId: test.id, qxScores, meta: { totalQxTasks: qxGroupsOf(test.plan).length, completes: sessions.length } });
+      return bodyBytes(serialize({ testId: test.id, qxScores, meta: { totalQxTasks: qxGroupsOf(test.plan).length, completes: sessions.length } }));
     });
   }
 }

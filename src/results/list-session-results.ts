@@ -27,7 +27,7 @@ export async function listSessionResults(
   testId: string,
   paging: Paging,
   serialize: (page: SessionSummaryResultsResponse) => string,
-): Promise<string> {
+): Promise<Buffer> {
   const test = await deps.reads.findVisibleTest(testId, caller.email);
   if (!test) throw apiErrors.testNotFound(`test ${testId} missing or outside the workspaces of ${caller.clientId}`);
   const key = `${test.id} ${paging.form} ${paging.offset} ${paging.limit}`;

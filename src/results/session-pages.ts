@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import { FreshCache, type ChangeWatcher } from '../changes/fresh-cache.js';
 import { COMPLETED_STATUS, type SessionRepository } from '../store/sessions.js';
 import type { Session, SessionKey } from '../store/store.js';
+import { bodyBytes, sameBytes } from '../http/body-bytes.js';
 import { OFFSET_MAX } from './schemas.js';
 
 /** One anchor per this many sessions: a deep page skips fewer than this many rows. */
@@ -22,7 +23,7 @@ const BODY_CACHE_BYTES = 8 * 1024 * 1024;
  */
 export class SessionPageReader {
   private readonly anchors: FreshCache<SessionKey[]>;
-  private readonly bodies: FreshCache<string>;
+  private readonly bodies: FreshCache<Buffer>;
 
   constructor(
     private readonly sessions: Pick<SessionRepository, 'listSessions' | 'listSessionKeys' | 'countSessions'>,
@@ -31,12 +32,12 @@ export class SessionPageReader {
     readonly clock: Clock,
   ) {
     this.anchors = new FreshCache(watcher, clock);
-    this.bodies = new FreshCache(watcher, clock, { maxSize: BODY_CACHE_BYTES, sizeOf: (body) => body.length });
+    this.bodies = new FreshCache(watcher, clock, { maxSize: BODY_CACHE_BYTES, sizeOf: (body) => body.length, sameValue: sameBytes });
   }
 
   /** The serialized body of a page, from the cache or rendered (and kept) now. */
-  cachedBody(key: string, render: () => Promise<string>): Promise<string> {
-    return this.bodies.get(key, render);
+  cachedBody(key: string, render: () => Promise<string>): Promise<Buffer> {
+    return this.bodies.get(key, async () => bodyBytes(await render()));
   }
 
   /** How many completed sessions the test holds (the stored count). */
