@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Change } from '../../src/changes/change-feed.js';
 import { loadConfig } from '../../src/config.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
-import { requireRedis } from '../helpers/redis.js';
+import { requireRedis, untilRedisAnswers } from '../helpers/redis.js';
 
 const redisUrl = await requireRedis();
 
@@ -24,7 +24,7 @@ describe.skipIf(!redisUrl)('deployments sharing one Redis', () => {
   beforeAll(async () => {
     [first, firstAgain, second] = [await open('first.db'), await open('first.db'), await open('second.db')];
     // Connected before anything is published (publishing never waits long for a connection).
-    await Promise.all([first, firstAgain, second].map((r) => r.redis!.ping()));
+    await Promise.all([first, firstAgain, second].map((r) => untilRedisAnswers(r.redis!)));
   });
   afterAll(async () => {
     await Promise.all([first, firstAgain, second].map((r) => r?.close()));
@@ -56,7 +56,7 @@ describe.skipIf(!redisUrl)('deployments sharing one Redis', () => {
   it('REDIS_KEY_PREFIX joins deployments explicitly (and refuses a bad prefix)', async () => {
     const [a, b] = [await open('third.db', { REDIS_KEY_PREFIX: 'shared:' }), await open('fourth.db', { REDIS_KEY_PREFIX: 'shared:' })];
     try {
-      await Promise.all([a, b].map((r) => r.redis!.ping()));
+      await Promise.all([a, b].map((r) => untilRedisAnswers(r.redis!)));
       const changes = heard(b);
       await a.store.credentials.createUser('grace@example.com', { actor: 'test' });
       await expect.poll(() => changes, { timeout: 5000 }).toEqual([{ topic: 'access' }]);
