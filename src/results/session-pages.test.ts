@@ -77,6 +77,25 @@ describe('SessionPageReader: deep pages of completed sessions by seeking from an
     expect(await body('page-1')).toBe('body 3');
   });
 
+  it('keeps the anchors it has when they reload the same after expiring (no old-space garbage per second)', async () => {
+    const seekedFrom: unknown[] = [];
+    const sessions = {
+      listSessionKeys: store.sessions.listSessionKeys.bind(store.sessions),
+      countSessions: store.sessions.countSessions.bind(store.sessions),
+      listSessions: ((...args: Parameters<Store['sessions']['listSessions']>) => {
+        seekedFrom.push(args[3]?.after);
+        return store.sessions.listSessions(...args);
+      }) as Store['sessions']['listSessions'],
+    };
+    const watching = new SessionPageReader(sessions, new ChangeWatcher(store.database, feed), clock);
+    await watching.read(TEST_ID, 250, 10);
+    clock.advance(1001);
+    await watching.read(TEST_ID, 250, 10);
+    expect(seekedFrom).toHaveLength(2);
+    expect(seekedFrom[0]).toBeDefined();
+    expect(seekedFrom[1]).toBe(seekedFrom[0]);
+  });
+
   it('sees sessions imported after its anchors were built', async () => {
     await reader.read(TEST_ID, 500, 25);
     const newest = { ...rows[0]!, sessionId: sessionId(99_999), startTime: Date.UTC(2030, 0, 1) };

@@ -11,6 +11,11 @@ const ANCHOR_EVERY = 100;
 /** Serialized pages kept per process: a few thousand typical pages, whatever their number. */
 const BODY_CACHE_BYTES = 8 * 1024 * 1024;
 
+/** Whether two anchor lists are the same keys (a test's anchors reload each second under deep-page load). */
+function sameKeys(kept: SessionKey[], loaded: SessionKey[]): boolean {
+  return kept.length === loaded.length && kept.every((key, i) => key.startTime === loaded[i]!.startTime && key.sessionId === loaded[i]!.sessionId);
+}
+
 /**
  * Reads pages of a test's completed sessions (the only ones the Results API lists; the others
  * stay stored) at a cost that does not grow with the offset. A database
@@ -31,7 +36,7 @@ export class SessionPageReader {
     readonly watcher: ChangeWatcher,
     readonly clock: Clock,
   ) {
-    this.anchors = new FreshCache(watcher, clock);
+    this.anchors = new FreshCache(watcher, clock, { sameValue: sameKeys });
     this.bodies = new FreshCache(watcher, clock, { maxSize: BODY_CACHE_BYTES, sizeOf: (body) => body.length, sameValue: sameBytes });
   }
 
