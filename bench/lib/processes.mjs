@@ -6,8 +6,8 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+export { freePort } from './free-port.mjs';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
@@ -15,19 +15,6 @@ import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 const EXIT_WITH_PARENT = pathToFileURL(fileURLToPath(new URL('./exit-with-parent.mjs', import.meta.url))).href;
 
 const children = new Set();
-
-/** A TCP port free on the loopback interface right now. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts `node [nodeArgs] script [args]` with its output in `<logDir>/<name>.log`

@@ -1,0 +1,2 @@
+/** See free-port.mjs. */
+export function freePort(): Promise<number>;
