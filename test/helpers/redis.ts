@@ -32,20 +32,3 @@ export function requireRedis(): Promise<string | null> {
   })();
   return probe;
 }
-
-/**
- * Waits until `redis` answers a PING (a runtime's shared connection fails a command at once
- * while it is still connecting), for at most `timeoutMs`.
- */
-export async function untilRedisAnswers(redis: { ping(): Promise<unknown> }, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await redis.ping();
-      return;
-    } catch (error) {
-      if (Date.now() >= deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Change } from '../../src/changes/change-feed.js';
 import { loadConfig } from '../../src/config.js';
 import { openRuntime, type Runtime } from '../../src/runtime.js';
-import { requireRedis, untilRedisAnswers } from '../helpers/redis.js';
+import { within } from '../helpers/net.js';
+import { requireRedis } from '../helpers/redis.js';
 
 const redisUrl = await requireRedis();
 
@@ -23,8 +24,9 @@ describe.skipIf(!redisUrl)('deployments sharing one Redis', () => {
   let second: Runtime;
   beforeAll(async () => {
     [first, firstAgain, second] = [await open('first.db'), await open('first.db'), await open('second.db')];
-    // Connected before anything is published (publishing never waits long for a connection).
-    await Promise.all([first, firstAgain, second].map((r) => untilRedisAnswers(r.redis!)));
+    // Connected before anything is published (publishing never waits long for a connection); a
+    // PING while the shared connection is still connecting fails at once, so ask until it answers.
+    await Promise.all([first, firstAgain, second].map((r) => within(5000, async () => void (await r.redis!.ping()))));
   });
   afterAll(async () => {
     await Promise.all([first, firstAgain, second].map((r) => r?.close()));
@@ -56,7 +58,7 @@ describe.skipIf(!redisUrl)('deployments sharing one Redis', () => {
   it('REDIS_KEY_PREFIX joins deployments explicitly (and refuses a bad prefix)', async () => {
     const [a, b] = [await open('third.db', { REDIS_KEY_PREFIX: 'shared:' }), await open('fourth.db', { REDIS_KEY_PREFIX: 'shared:' })];
     try {
-      await Promise.all([a, b].map((r) => untilRedisAnswers(r.redis!)));
+      await Promise.all([a, b].map((r) => within(5000, async () => void (await r.redis!.ping()))));
       const changes = heard(b);
       await a.store.credentials.createUser('grace@example.com', { actor: 'test' });
       await expect.poll(() => changes, { timeout: 5000 }).toEqual([{ topic: 'access' }]);
