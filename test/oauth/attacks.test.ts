@@ -178,6 +178,19 @@ describe('other header and encoding tricks', () => {
   });
 });
 
+describe('the verified-token cache', () => {
+  it('serves only the very token it verified: its signature under another payload is refused', async () => {
+    const token = await forge();
+    await expectAccepted(token); // verified once, so cached
+    const { header, payload, signature } = decodeJws(token);
+    // Another client's claims under the cached token's signature (the cache is keyed by its end).
+    const other = await seedClient(t.runtime);
+    const claims = { ...payload, sub: other.clientId, client_id: other.clientId, cid: other.clientId };
+    await expectRefused(assembleJws(header, claims, signature));
+    await expectAccepted(token);
+  });
+});
+
 describe('time and principal', () => {
   it('nbf in the future is refused until that time comes', async () => {
     const now = Math.floor(START / 1000);
