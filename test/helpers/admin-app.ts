@@ -1,6 +1,6 @@
 import { afterAll } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildAdminApp } from '../../src/admin/app.js';
+import { buildAdminApp, type AdminPlugin } from '../../src/admin/app.js';
 import { createAdminWithLink } from '../../src/admin/setup-links.js';
 import type { Clock } from '../../src/clock.js';
 import type { AdminRole } from '../../src/store/admins.js';
@@ -18,9 +18,11 @@ export interface AdminTestApp {
  * The real app and the admin listener over one runtime, each on an ephemeral port; closed
  * after the file's tests. Runs on PostgreSQL in the `postgres` project, as startTestApp does.
  */
-export async function startAdminTestApp(options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<AdminTestApp> {
-  const t = await startTestApp({ ...options, env: { ADMIN_PORT: '0', ADMIN_URL: 'http://127.0.0.1:8081', ...options.env } });
-  const admin = await buildAdminApp({ ...t.runtime, logger: undefined });
+export async function startAdminTestApp(
+  options: { clock?: Clock; env?: Record<string, string>; plugins?: readonly AdminPlugin[] } = {},
+): Promise<AdminTestApp> {
+  const t = await startTestApp({ clock: options.clock, env: { ADMIN_PORT: '0', ADMIN_URL: 'http://127.0.0.1:8081', ...options.env } });
+  const admin = await buildAdminApp({ ...t.runtime, logger: undefined }, options.plugins);
   const adminUrl = await admin.listen({ host: '127.0.0.1', port: 0 });
   afterAll(async () => {
     await admin.close();

@@ -1,9 +1,7 @@
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { buildAdminApp } from '../../src/admin/app.js';
+import { expect, it, vi } from 'vitest';
 import { ADMIN_PLUGINS } from '../../src/admin/plugins.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { startAdminTestApp } from '../helpers/admin-app.js';
 
 /**
  * The listeners compile their response serializers on first use (src/http/lazy-serializers.ts),
@@ -31,17 +29,8 @@ vi.mock('../../src/http/lazy-serializers.js', async (importOriginal) => {
   };
 });
 
-let t: TestApp;
-let admin: FastifyInstance;
-beforeAll(async () => {
-  t = await startTestApp({ env: { ADMIN_PORT: '0', ADMIN_URL: 'http://127.0.0.1:8081' } });
-  admin = await buildAdminApp({ ...t.runtime, logger: undefined }, ADMIN_PLUGINS);
-  await admin.ready();
-});
-afterAll(async () => {
-  await admin?.close();
-  await t?.close();
-});
+// Both listeners, the admin one with the console as `serve` builds it.
+await startAdminTestApp({ plugins: ADMIN_PLUGINS });
 
 it('every response schema of the public and admin listeners compiles', () => {
   expect(declared.length).toBeGreaterThan(300);
