@@ -9,7 +9,7 @@ import { registerOpenApi } from './docs/openapi.js';
 import { registerReferencePage } from './docs/reference-page.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { FORM_BODY_LIMIT, registerFormBodyParser } from './http/form-body.js';
-import { lazySerializers } from './http/lazy-serializers.js';
+import { lazyCompilers } from './http/lazy-compilers.js';
 import { connectionTimeouts, limitConnectionsPerAddress } from './http/connection-limits.js';
 import { lazyRequestLogger } from './http/request-logger.js';
 import { loggerOptions } from './http/logging.js';
@@ -78,7 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Behind a load balancer, the client's address comes from X-Forwarded-For (rate limits key on it).
     trustProxy: deps.config.trustProxy,
     bodyLimit: FORM_BODY_LIMIT,
-    schemaController: lazySerializers,
+    schemaController: lazyCompilers,
     // The extension mark is an annotation for the OpenAPI document, not a validation rule.
     ajv: { customOptions: { keywords: [EXTENSION_KEY] } },
     // Header, body and idle times are bounded, so a slow client cannot hold a connection.

@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { connectionTimeouts } from '../http/connection-limits.js';
-import { lazySerializers } from '../http/lazy-serializers.js';
+import { lazyCompilers } from '../http/lazy-compilers.js';
 import { loggerOptions } from '../http/logging.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
 import type { AuthorizationServers } from '../oauth/authorization-servers.js';
@@ -61,7 +61,7 @@ export async function buildAdminApp(deps: AdminDeps, plugins: readonly AdminPlug
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
     // A misspelt field is refused, never silently dropped; defaults fill in what is left out.
     ajv: { customOptions: { removeAdditional: false, useDefaults: true, coerceTypes: 'array' } },
-    schemaController: lazySerializers,
+    schemaController: lazyCompilers,
   });
   app.decorateRequest('adminCaller', null);
   await app.register(cookie);
