@@ -4,11 +4,12 @@ import { LocalChangeFeed } from './change-feed.js';
 import { ChangeWatcher, FreshCache } from './fresh-cache.js';
 
 describe('FreshCache', () => {
-  const setup = (options = {}) => {
+  // PostgreSQL's watcher hears the feed only; SQLite's also every commit (data_version).
+  const setup = (options = {}, { hearsCommits = false } = {}) => {
     const clock = new ManualClock();
     const feed = new LocalChangeFeed();
     let version = 0;
-    const watcher = new ChangeWatcher({ externalChangeVersion: () => version }, feed);
+    const watcher = new ChangeWatcher(hearsCommits ? { externalChangeVersion: () => version } : {}, feed);
     const cache = new FreshCache<string>(watcher, clock, options);
     let loads = 0;
     const load = (value: string) => async () => {
@@ -27,8 +28,19 @@ describe('FreshCache', () => {
     expect(loads()).toBe(2);
   });
 
+  it('where it hears every commit, keeps an entry until a change, however old', async () => {
+    const { cache, load, loads, clock, bumpExternal } = setup({ ttlMs: 100 }, { hearsCommits: true });
+    await cache.get('k', load('a'));
+    clock.advance(3_600_000);
+    expect(await cache.get('k', load('b'))).toBe('a');
+    bumpExternal();
+    await new Promise((r) => setImmediate(r));
+    expect(await cache.get('k', load('c'))).toBe('c');
+    expect(loads()).toBe(2);
+  });
+
   it('drops everything on a change announced on the feed, or made by another connection', async () => {
-    const { cache, load, feed, bumpExternal } = setup();
+    const { cache, load, feed, bumpExternal } = setup({}, { hearsCommits: true });
     await cache.get('k', load('a'));
     await feed.publish({ topic: 'access' });
     expect(await cache.get('k', load('b'))).toBe('b');
@@ -51,7 +63,7 @@ describe('FreshCache', () => {
 
   it('keeps the value it has when an expired entry loads again the same, and renews it', async () => {
     const clock = new ManualClock();
-    const watcher = new ChangeWatcher({ externalChangeVersion: () => 0 }, new LocalChangeFeed());
+    const watcher = new ChangeWatcher({}, new LocalChangeFeed());
     const cache = new FreshCache<{ text: string }>(watcher, clock, { ttlMs: 100, sameValue: (a, b) => a.text === b.text });
     const kept = await cache.get('k', async () => ({ text: 'a' }));
     clock.advance(100);

@@ -13,12 +13,19 @@ export class ChangeWatcher {
   private epoch = 0;
   private externalVersion: number | undefined;
   private askedThisTurn = false;
+  /**
+   * Whether every commit reaches this watcher, whoever made it (SQLite: the readers' connection
+   * sees each commit of the writer's and of other processes' connections). Then nothing can go
+   * unheard, and cached entries need no expiry by time.
+   */
+  readonly hearsEveryCommit: boolean;
 
   constructor(
     private readonly database: Pick<Database, 'externalChangeVersion'>,
     feed: ChangeFeed,
   ) {
     feed.subscribe(() => this.epoch++);
+    this.hearsEveryCommit = database.externalChangeVersion !== undefined;
   }
 
   current(): number {
@@ -36,7 +43,10 @@ export class ChangeWatcher {
 }
 
 export interface FreshCacheOptions<V> {
-  /** Default 1000: how stale an entry may get if an announcement is lost. */
+  /**
+   * Default 1000: how stale an entry may get if an announcement is lost. Not applied where the
+   * watcher hears every commit: entries then live until a change (or the size bound).
+   */
   ttlMs?: number;
   /** Bound on the cache's size, measured by `sizeOf` (default: entries). */
   maxSize?: number;
@@ -51,11 +61,13 @@ export interface FreshCacheOptions<V> {
 }
 
 /**
- * A bounded cache whose entries are dropped on any change the watcher hears of, and expire
- * after `ttlMs` regardless: the bound on staleness if an announcement is lost, and the only
- * one when processes share PostgreSQL without Redis. Over its size bound, the oldest entries
- * go first. Concurrent misses of one key share one load (when an entry expires under load,
- * fifty requests would otherwise run fifty identical queries at once).
+ * A bounded cache whose entries are dropped on any change the watcher hears of. On PostgreSQL
+ * they also expire after `ttlMs`: the bound on staleness if an announcement is lost, and the
+ * only one when processes share PostgreSQL without Redis. On SQLite every commit is heard, so
+ * an entry stays until a change: reloading it each second would only repeat work (for a big
+ * test's page anchors, a pass over its index). Over its size bound, the oldest entries go
+ * first. Concurrent misses of one key share one load (when an entry expires under load, fifty
+ * requests would otherwise run fifty identical queries at once).
  */
 export class FreshCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number; size: number }>();
@@ -73,7 +85,7 @@ export class FreshCache<V> {
     private readonly clock: Clock,
     options: FreshCacheOptions<V> = {},
   ) {
-    this.ttlMs = options.ttlMs ?? 1000;
+    this.ttlMs = watcher.hearsEveryCommit ? Infinity : (options.ttlMs ?? 1000);
     this.maxSize = options.maxSize ?? 50_000;
     this.sizeOf = options.sizeOf ?? (() => 1);
     this.sameValue = options.sameValue;

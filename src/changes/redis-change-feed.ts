@@ -8,9 +8,10 @@ import { LocalChangeFeed, type Change } from './change-feed.js';
  * Fans changes out to every process through Redis pub/sub (the server processes and the
  * CLI all publish here), so a revocation made anywhere is acted on everywhere at once.
  *
- * Best effort: the database is the truth and every cache re-reads it within one second, so
- * a change that cannot be announced (Redis down) is delivered here, skipped there, and never
- * fails or blocks the committed change that announces it.
+ * Best effort: the database is the truth and every cache re-reads it within one second (on
+ * SQLite, every commit is seen anyway), so a change that cannot be announced (Redis down) is
+ * delivered here, skipped there, and never fails or blocks the committed change that announces
+ * it.
  */
 export class RedisChangeFeed extends LocalChangeFeed {
   /** Marks this process's own messages, which it has already delivered to itself. */

@@ -17,9 +17,9 @@ const BODY_CACHE_BYTES = 32 * 1024 * 1024;
 
 /**
  * Reads session details and QXscores for the API. The serialized bodies are cached like the
- * list's pages (FreshCache: dropped on any change, an import included, and after a second
- * regardless); visibility is never cached with them: every request asks whether the caller is
- * a member of the test's workspace (AccessReads, itself dropped on any change of access).
+ * list's pages (FreshCache: dropped on any change, an import included); visibility is never
+ * cached with them: every request asks whether the caller is a member of the test's workspace
+ * (AccessReads, itself dropped on any change of access).
  */
 export class SessionDetailsReader {
   /** Which test each session belongs to (null: no such session). */

@@ -8,7 +8,7 @@ import { netPromoterScores, type NetPromoterScore } from './answers.js';
 /**
  * A study's Net Promoter Scores, computed from the scoring rows of its completed sessions and
  * cached like the QXscores (src/details/details-reader.ts): dropped on any change (an import
- * included) and after a second regardless. Visibility is checked by the caller, never cached here.
+ * included). Visibility is checked by the caller, never cached here.
  */
 export class StudyNetPromoterScores {
   private readonly scores: FreshCache<NetPromoterScore[]>;
