@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { RateLimitConfig } from '../config.js';
 import { apiErrors } from '../errors.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
+import { limitedAddress } from '../http/limited-address.js';
 import { API_CACHE_CONTROL, PRAGMA_NO_CACHE } from '../http/response-headers.js';
 import type { AccessTokenVerifier } from '../oauth/access-tokens.js';
 import type { AccessReads } from './access-cache.js';
@@ -36,7 +37,7 @@ export function registerApiGuard(scope: FastifyInstance, deps: ApiGuardDeps): vo
     try {
       caller = await authenticateRequest(request, deps);
     } catch (err) {
-      await applyRateLimit(`ip:${request.ip}`, reply, deps);
+      await applyRateLimit(`ip:${limitedAddress(request.ip)}`, reply, deps);
       throw err;
     }
     await applyRateLimit(`client:${caller.clientId}`, reply, deps);

@@ -6,6 +6,7 @@ import { OAuthError, oauthErrors } from '../errors.js';
 import { sendOAuthError } from '../http/error-handler.js';
 import { registerFormBodyParser } from '../http/form-body.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
+import { limitedAddress } from '../http/limited-address.js';
 import { AccessTokenVerifier, issueAccessToken } from '../oauth/access-tokens.js';
 import type { AuthorizationServer, AuthorizationServers } from '../oauth/authorization-servers.js';
 import { readClientCredentials } from '../oauth/client-authentication.js';
@@ -96,7 +97,8 @@ export async function registerAdminTokenEndpoint(app: FastifyInstance, deps: Tok
 
   async function authenticate(request: FastifyRequest, form: Record<string, string | undefined>): Promise<AdminClientForAuth> {
     const window = rateLimit.windowSeconds;
-    const byAddress = await deps.rateLimiter.hit(`admin-token:ip:${request.ip}`, rateLimit.tokenPerAddressPerWindow, window);
+    const address = limitedAddress(request.ip);
+    const byAddress = await deps.rateLimiter.hit(`admin-token:ip:${address}`, rateLimit.tokenPerAddressPerWindow, window);
     if (!byAddress.allowed) throw oauthErrors.tooManyRequests(byAddress.resetSeconds);
     const presented = readClientCredentials(request.headers.authorization, form);
     const basic = presented.method === 'client_secret_basic';
@@ -104,7 +106,7 @@ export async function registerAdminTokenEndpoint(app: FastifyInstance, deps: Tok
       if (presented.error === 'ambiguous') throw oauthErrors.invalidRequest('Use one client authentication method: HTTP Basic or form keys, not both.');
       throw oauthErrors.invalidClient(`client credentials ${presented.error}`, basic);
     }
-    const failKey = `admin-token:fail:${request.ip}|${presented.clientId.slice(0, 64)}`;
+    const failKey = `admin-token:fail:${address}|${presented.clientId.slice(0, 64)}`;
     const failures = await deps.rateLimiter.hit(failKey, rateLimit.tokenFailuresPerClientAndAddress, window);
     if (!failures.allowed) throw oauthErrors.tooManyRequests(failures.resetSeconds);
     const client = ADMIN_CLIENT_ID_PATTERN.test(presented.clientId) ? await deps.store.admins.findClientForAuth(presented.clientId) : null;

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
+import { limitedAddress } from '../http/limited-address.js';
 import type { Store } from '../store/store.js';
 import { actorOf, type Admin } from '../store/admins.js';
 import { emailKey } from '../store/email.js';
@@ -80,7 +81,7 @@ export function registerSignInRoutes(app: FastifyInstance, deps: SessionRouteDep
     const limits = config.admin ?? { signInFailuresPerAccount: 5, signInFailuresPerAddress: 20 };
     const keys = [
       [`admin-sign-in:account:${accountKey}`, limits.signInFailuresPerAccount],
-      [`admin-sign-in:address:${request.ip}`, limits.signInFailuresPerAddress],
+      [`admin-sign-in:address:${limitedAddress(request.ip)}`, limits.signInFailuresPerAddress],
     ] as const;
     const decisions = await Promise.all(keys.map(([key, limit]) => rateLimiter.hit(key, limit, SIGN_IN_WINDOW_SECONDS)));
     const refused = decisions.filter((d) => !d.allowed);

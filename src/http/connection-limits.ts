@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyServerOptions } from 'fastify';
 import type { ConnectionConfig } from '../config.js';
+import { limitedAddress } from './limited-address.js';
 
 /**
  * Node's and Fastify's time bounds from the configuration. Node checks the header and request
@@ -24,8 +25,8 @@ export function connectionTimeouts(c: ConnectionConfig): Pick<
 
 /**
  * Closes, as soon as it is accepted, any connection beyond `max` open ones from the same peer
- * address (the socket's, not X-Forwarded-For: a proxy's connections are its own), so that
- * one client cannot hold every file descriptor. `onRefused` hears of the first refusal of
+ * address (the socket's, not X-Forwarded-For: a proxy's connections are its own; an IPv6 peer
+ * by its /64, as every per-address limit), so that one client cannot hold every file descriptor. `onRefused` hears of the first refusal of
  * each episode (until that address's connections all close), for one log line, not one each.
  */
 export function limitConnectionsPerAddress(server: Server, max: number, onRefused: (address: string) => void): void {
@@ -33,8 +34,8 @@ export function limitConnectionsPerAddress(server: Server, max: number, onRefuse
   const open = new Map<string, number>();
   const refusing = new Set<string>();
   server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress;
-    if (address === undefined) return; // already gone
+    if (socket.remoteAddress === undefined) return; // already gone
+    const address = limitedAddress(socket.remoteAddress);
     const count = open.get(address) ?? 0;
     if (count >= max) {
       socket.destroy();

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
+import { limitedAddress } from '../http/limited-address.js';
 import { oauthErrors } from '../errors.js';
 import type { ClientForAuth, Store } from '../store/store.js';
 import { CLIENT_ID_PATTERN, type SecretHasher } from './client-secrets.js';
@@ -95,7 +96,8 @@ export async function requireClient(
   const { rateLimiter } = deps;
   const { rateLimit } = deps.config;
   const window = rateLimit.windowSeconds;
-  const byAddress = await rateLimiter.hit(`token:ip:${request.ip}`, rateLimit.tokenPerAddressPerWindow, window);
+  const address = limitedAddress(request.ip);
+  const byAddress = await rateLimiter.hit(`token:ip:${address}`, rateLimit.tokenPerAddressPerWindow, window);
   if (!byAddress.allowed) throw oauthErrors.tooManyRequests(byAddress.resetSeconds);
 
   const presented = readClientCredentials(request.headers.authorization, request.body);
@@ -109,7 +111,7 @@ export async function requireClient(
 
   const clientKey = presented.clientId.slice(0, 128);
   // The address first: it never contains '|', so no client id can forge another pair's key.
-  const pairKey = `token:fail:pair:${request.ip}|${clientKey}`;
+  const pairKey = `token:fail:pair:${address}|${clientKey}`;
   const ceilingKey = `token:fail:client:${clientKey}`;
   const fromAddress = await rateLimiter.hit(pairKey, rateLimit.tokenFailuresPerClientAndAddress, window);
   if (!fromAddress.allowed) throw oauthErrors.tooManyRequests(fromAddress.resetSeconds);

@@ -6,7 +6,8 @@ import { AdminSession, PASSWORD, signedInAdmin, startAdminTestApp } from '../hel
 
 const clock = new ManualClock(Date.UTC(2026, 10, 23, 9));
 // Fewer failures per address than the default 20, so the test hashes a handful of passwords, not dozens.
-const app = await startAdminTestApp({ clock, env: { ADMIN_SIGN_IN_FAILURES_ADDRESS: '8' } });
+// TRUST_PROXY: the IPv6 test names its source addresses in X-Forwarded-For.
+const app = await startAdminTestApp({ clock, env: { ADMIN_SIGN_IN_FAILURES_ADDRESS: '8', TRUST_PROXY: 'true' } });
 const by = { actor: 'test' };
 const tokenOf = (link: string) => new URL(link).hash.slice('#token='.length);
 let n = 0;
@@ -147,6 +148,19 @@ describe('throttling', () => {
     const fresh = await signedInAdmin(app, 'support').catch((e: Error) => e);
     expect(fresh).toBeInstanceOf(Error);
     expect((fresh as Error).message).toMatch(/sign-in failed: 429/);
+    clock.advance(15 * 60_000);
+  });
+
+  it('failures from addresses of one IPv6 /64 count as from one address; another /64 is not refused', async () => {
+    clock.advance(15 * 60_000);
+    const signInFrom = (address: string, who: string, password = 'wrong password!!') =>
+      new AdminSession(app.adminUrl).request('POST', '/admin/api/sign-in', { email: who, password }, { headers: { 'x-forwarded-for': address } });
+    const victims = await Promise.all([1, 2].map(() => signedInAdmin(app, 'support')));
+    let host = 0;
+    for (const v of victims) for (let i = 0; i < 4; i++) expect((await signInFrom(`2001:db8:7:8::${++host}`, v.email)).status).toBe(401);
+    const fresh = await signedInAdmin(app, 'support');
+    expect((await signInFrom('2001:db8:7:8:ffff::1', fresh.email, PASSWORD)).status).toBe(429);
+    expect((await signInFrom('2001:db8:7:9::1', fresh.email, PASSWORD)).status).toBe(200);
     clock.advance(15 * 60_000);
   });
 });

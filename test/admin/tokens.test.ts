@@ -92,3 +92,24 @@ describe('admin API tokens', () => {
     expect(res.status).toBe(401);
   });
 });
+
+describe('admin token endpoint: RATE_LIMIT_TOKEN_ADDRESS=3 per source, an IPv6 source by its /64 (TRUST_PROXY)', async () => {
+  const limited = await startAdminTestApp({ env: { TRUST_PROXY: 'true', RATE_LIMIT_TOKEN_ADDRESS: '3', RATE_LIMIT_TOKEN_CLIENT: '1000' } });
+  const guessFrom = (address: string) =>
+    fetch(`${limited.adminUrl}/admin/oauth2/v1/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${generateAdminClientId()}:guess`).toString('base64')}`,
+        'x-forwarded-for': address,
+      },
+      body: new URLSearchParams({ grant_type: 'client_credentials' }),
+    });
+
+  it('guesses from four addresses of one /64 share one budget; another /64 has its own', async () => {
+    const statuses: number[] = [];
+    for (const address of ['2001:db8:9:1::1', '2001:db8:9:1::2', '2001:db8:9:1:a::3', '2001:db8:9:1:ffff::4']) statuses.push((await guessFrom(address)).status);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    expect((await guessFrom('2001:db8:9:2::1')).status).toBe(401);
+  });
+});

@@ -221,6 +221,50 @@ describe('token endpoint: RATE_LIMIT_TOKEN_ADDRESS=3 per source address', () => 
 const randomAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
 const from = (address: string) => ({ 'x-forwarded-for': address });
 
+describe('an IPv6 source counts by its /64, an IPv4-mapped one as IPv4 (TRUST_PROXY; 3 per address)', () => {
+  const clock = new ManualClock(START);
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      clock,
+      env: { TRUST_PROXY: 'true', RATE_LIMIT_API: '3', RATE_LIMIT_TOKEN_CLIENT: '1000', RATE_LIMIT_TOKEN_ADDRESS: '3', RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('token requests from four addresses of one /64 share one budget; another /64 has its own', async () => {
+    clock.set(START);
+    const guess = () => ({ clientId: generateClientId(), clientSecret: 'guess' });
+    const statuses: number[] = [];
+    for (const address of ['2001:db8:1:2::1', '2001:db8:1:2:a:b:c:d', '2001:DB8:1:2:ffff:ffff:ffff:fffe', '2001:db8:1:2::2']) {
+      statuses.push((await requestToken(t, guess(), { headers: from(address) })).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    expect((await requestToken(t, guess(), { headers: from('2001:db8:1:3::1') })).status).toBe(401);
+  });
+
+  it('an IPv4 address and its IPv4-mapped IPv6 form share one budget', async () => {
+    clock.set(START + 10 * WINDOW_SECONDS * 1000);
+    const guess = () => ({ clientId: generateClientId(), clientSecret: 'guess' });
+    const statuses: number[] = [];
+    for (const address of ['192.0.2.7', '::ffff:192.0.2.7', '::ffff:c000:207', '192.0.2.7']) {
+      statuses.push((await requestToken(t, guess(), { headers: from(address) })).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+
+  it('Results API requests without a valid token count against the /64 too', async () => {
+    clock.set(START + 20 * WINDOW_SECONDS * 1000);
+    const statuses: number[] = [];
+    for (let host = 1; host <= 4; host++) {
+      const res = await callApi(t, { authorization: 'Bearer not-a-token', ...from(`2001:db8:5:6::${host}`) }, '/api/v2/sessionResults?testId=x');
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+});
+
 const redisUrl = await requireRedis();
 
 describe.each([

@@ -1,0 +1,16 @@
+import ipaddr from 'ipaddr.js';
+
+/**
+ * The source a per-address limit counts a peer as: an IPv4 address as it is (also when it
+ * arrives IPv4-mapped, `::ffff:192.0.2.1`), an IPv6 address by its /64. A network hands one
+ * subscriber or one LAN a whole /64, so counting single IPv6 addresses would let one client
+ * rotate through 2^64 of them where an IPv4 client has one. Anything else (a forwarded
+ * address that is not one) is counted as it is.
+ */
+export function limitedAddress(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const ip = ipaddr.process(address);
+  if (ip.kind() === 'ipv4') return ip.toString();
+  const parts = (ip as ipaddr.IPv6).parts;
+  return `${new ipaddr.IPv6([...parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
+}
