@@ -26,8 +26,9 @@ export function connectionTimeouts(c: ConnectionConfig): Pick<
 /**
  * Closes, as soon as it is accepted, any connection beyond `max` open ones from the same peer
  * address (the socket's, not X-Forwarded-For: a proxy's connections are its own; an IPv6 peer
- * by its /64, as every per-address limit), so that one client cannot hold every file descriptor. `onRefused` hears of the first refusal of
- * each episode (until that address's connections all close), for one log line, not one each.
+ * by its /64, as every per-address limit), so that one client cannot hold every file
+ * descriptor. `onRefused` hears of the first refusal of each episode (until that address's
+ * connections all close), for one log line, not one each.
  */
 export function limitConnectionsPerAddress(server: Server, max: number, onRefused: (address: string) => void): void {
   if (max === 0) return;
