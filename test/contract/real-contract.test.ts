@@ -229,15 +229,22 @@ const NOT_PRODUCED: Record<string, Record<string, string>> = {
   'GET /usertesting/api/v1/highlightreel/{highlightReelToken}': { 500: UNEXPECTED_FAULT },
 };
 
-/** Spends a burner's budget (its requests count whatever they answer), then makes the call over the limit. */
-async function overTheLimit(path: string, burner = burnerToken): Promise<Response> {
-  for (let i = 0; i < RATE_LIMIT; i++) {
-    const res = await fetch(`${t.url}${path}`, { headers: bearer(burner) });
-    if (res.status === 429) return res;
+/**
+ * Spends a burner's budget with `spend` (its requests count whatever they answer) until it is
+ * refused, then makes the `over` call. The windows follow the real clock here, so one may end
+ * while it is being spent: spending then goes on into the next, which is refused in turn.
+ */
+async function overTheLimit(spend: () => Promise<Response>, over = spend): Promise<Response> {
+  for (let i = 0; i <= 2 * RATE_LIMIT; i++) {
+    const res = await spend();
     await res.arrayBuffer();
+    if (res.status === 429) break;
   }
-  return fetch(`${t.url}${path}`, { headers: bearer(burner) });
+  return over();
 }
+
+/** A GET of `path` with `token`, as a call to repeat. */
+const getWith = (path: string, token = burnerToken) => () => fetch(`${t.url}${path}`, { headers: bearer(token) });
 
 const detailsOf = (sessionId: string, headers: Record<string, string> = bearer(detailsToken)) =>
   fetch(`${t.url}/api/v3/sessionResults/${sessionId}`, { headers });
@@ -262,7 +269,7 @@ const PROBES: Record<string, () => Probe[]> = {
     { name: 'no token', status: 401, call: () => detailsOf(detailedSessionIds[0]!, {}) },
     { name: 'an unknown session', status: 404, call: () => detailsOf(randomUUID()) },
     { name: "a session of another team's test", status: 404, call: () => detailsOf(foreign.sessions[0]!.sessionId) },
-    { name: 'over the rate limit', status: 429, call: () => overTheLimit(`/api/v3/sessionResults/${detailedSessionIds[0]}`) },
+    { name: 'over the rate limit', status: 429, call: () => overTheLimit(getWith(`/api/v3/sessionResults/${detailedSessionIds[0]}`)) },
   ],
   TestResultsController_getQxScoreResponse: () => [
     {
@@ -275,7 +282,7 @@ const PROBES: Record<string, () => Probe[]> = {
     { name: 'no token', status: 401, call: () => qxScoresOf(detailedTestId, {}) },
     { name: 'an unknown test', status: 404, call: () => qxScoresOf(randomUUID()) },
     { name: "another team's test", status: 404, call: () => qxScoresOf(foreignTestId) },
-    { name: 'over the rate limit', status: 429, call: () => overTheLimit(`/api/v2/testResults/${detailedTestId}/qxScores`) },
+    { name: 'over the rate limit', status: 429, call: () => overTheLimit(getWith(`/api/v2/testResults/${detailedTestId}/qxScores`)) },
   ],
   SessionResultsController_getClips: () => [
     {
@@ -287,7 +294,7 @@ const PROBES: Record<string, () => Probe[]> = {
     { name: 'no token', status: 401, call: () => clipsOf(clips.sessionId, {}) },
     { name: 'an unknown session', status: 404, call: () => clipsOf(randomUUID()) },
     { name: "another team's session", status: 404, call: () => clipsOf(clips.foreignSessionId) },
-    { name: 'over the rate limit', status: 429, call: () => overTheLimit(`/api/v2/sessionResults/${clips.sessionId}/clips`, clips.burners[0]!) },
+    { name: 'over the rate limit', status: 429, call: () => overTheLimit(getWith(`/api/v2/sessionResults/${clips.sessionId}/clips`, clips.burners[0]!)) },
   ],
   SessionResultsController_getClipDetails: () => [
     {
@@ -299,7 +306,7 @@ const PROBES: Record<string, () => Probe[]> = {
     { name: 'no token', status: 401, call: () => clipOf(clips.sessionId, clips.clipId, {}) },
     { name: 'an unknown clip', status: 404, call: () => clipOf(clips.sessionId, randomUUID()) },
     { name: "another team's clip", status: 404, call: () => clipOf(clips.foreignSessionId, clips.foreignClipId) },
-    { name: 'over the rate limit', status: 429, call: () => overTheLimit(`/api/v2/sessionResults/${clips.sessionId}/clips/${clips.clipId}`, clips.burners[1]!) },
+    { name: 'over the rate limit', status: 429, call: () => overTheLimit(getWith(`/api/v2/sessionResults/${clips.sessionId}/clips/${clips.clipId}`, clips.burners[1]!)) },
   ],
   TestResultsController_getHighlightReels: () => [
     {
@@ -311,7 +318,7 @@ const PROBES: Record<string, () => Probe[]> = {
     { name: 'no token', status: 401, call: () => reelsOf(plannedTestId, {}) },
     { name: 'an unknown test', status: 404, call: () => reelsOf(randomUUID()) },
     { name: "another team's test", status: 404, call: () => reelsOf(foreignTestId) },
-    { name: 'over the rate limit', status: 429, call: () => overTheLimit(`/api/v2/testResults/${plannedTestId}/highlightreels`, clips.burners[2]!) },
+    { name: 'over the rate limit', status: 429, call: () => overTheLimit(getWith(`/api/v2/testResults/${plannedTestId}/highlightreels`, clips.burners[2]!)) },
   ],
   TestResultsController_getReelDetails: () => [
     {
@@ -323,7 +330,7 @@ const PROBES: Record<string, () => Probe[]> = {
     { name: 'no token', status: 401, call: () => reelOf(plannedTestId, clips.reelId, {}) },
     { name: 'an unknown reel', status: 404, call: () => reelOf(plannedTestId, randomUUID()) },
     { name: "another team's reel", status: 404, call: () => reelOf(foreignTestId, clips.foreignReelId) },
-    { name: 'over the rate limit', status: 429, call: () => overTheLimit(`/api/v2/testResults/${plannedTestId}/highlightreels/${clips.reelId}`, clips.burners[3]!) },
+    { name: 'over the rate limit', status: 429, call: () => overTheLimit(getWith(`/api/v2/testResults/${plannedTestId}/highlightreels/${clips.reelId}`, clips.burners[3]!)) },
   ],
   SessionResultsController_getSessionSummaryResults: () => [
     { name: 'defaults', status: 200, call: () => list(`testId=${testId}`), also: (r) => expect(pageOf(r).sessions).toHaveLength(25) },
@@ -354,10 +361,7 @@ const PROBES: Record<string, () => Probe[]> = {
     {
       name: 'over the rate limit',
       status: 429,
-      call: async () => {
-        for (let i = 0; i < RATE_LIMIT; i++) await (await list(`testId=${emptyTestId}`, bearer(burnerToken))).arrayBuffer();
-        return list(`testId=${emptyTestId}`, bearer(burnerToken));
-      },
+      call: () => overTheLimit(() => list(`testId=${emptyTestId}`, bearer(burnerToken))),
     },
   ],
   SessionResultsController_getTranscriptVtt: () => {
@@ -376,8 +380,7 @@ const PROBES: Record<string, () => Probe[]> = {
         status: 429,
         call: async () => {
           const burner = await mintToken(t, await seedClient(t.runtime), 'B');
-          for (let i = 0; i < RATE_LIMIT; i++) await (await transcript(transcribed.sessionId, bearer(burner))).arrayBuffer();
-          return transcript(transcribed.sessionId, bearer(burner));
+          return overTheLimit(() => transcript(transcribed.sessionId, bearer(burner)));
         },
       },
     ];
@@ -409,10 +412,7 @@ const PROBES: Record<string, () => Probe[]> = {
       {
         name: 'over the rate limit',
         status: 429,
-        call: async () => {
-          for (let i = 0; i < RATE_LIMIT; i++) await (await videoUrl(randomUUID(), bearer(videoBurnerToken))).arrayBuffer();
-          return videoUrl(videoSessionId, bearer(videoBurnerToken));
-        },
+        call: () => overTheLimit(() => videoUrl(randomUUID(), bearer(videoBurnerToken)), () => videoUrl(videoSessionId, bearer(videoBurnerToken))),
       },
     ];
   },
