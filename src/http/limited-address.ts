@@ -8,9 +8,9 @@ import ipaddr from 'ipaddr.js';
  * address that is not one) is counted as it is.
  */
 export function limitedAddress(address: string): string {
-  if (!ipaddr.isValid(address)) return address;
-  const ip = ipaddr.process(address);
-  if (ip.kind() === 'ipv4') return ip.toString();
-  const parts = (ip as ipaddr.IPv6).parts;
-  return `${new ipaddr.IPv6([...parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
+  // Without a colon it is IPv4 or no address at all: either way counted as it is, unparsed.
+  if (!address.includes(':') || !ipaddr.IPv6.isValid(address)) return address;
+  const ip = ipaddr.IPv6.parse(address);
+  if (ip.isIPv4MappedAddress()) return ip.toIPv4Address().toString();
+  return `${new ipaddr.IPv6([...ip.parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
 }
