@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
 import { parseSessionFile } from '../../src/imports/parse-session-file.js';
 import type { QxScoreResponse, SessionResultsV3Response } from '../../src/details/schemas.js';
 import type { SessionInput } from '../../src/store/store.js';
@@ -292,7 +293,8 @@ describe('visibility (as the list)', () => {
 
 describe('rate limit', () => {
   it('the new routes spend the caller\'s API budget: 429 with Retry-After once it is spent', async () => {
-    const limited = await startTestApp({ env: { RATE_LIMIT_API: '2', RATE_LIMIT_TOKEN_CLIENT: '100' } });
+    // A clock that stands still: a fixed window of the real clock could end between the calls.
+    const limited = await startTestApp({ clock: new ManualClock(Date.now()), env: { RATE_LIMIT_API: '2', RATE_LIMIT_TOKEN_CLIENT: '100' } });
     try {
       const x = await seed(limited.runtime, { sessions: 1 });
       const headers = authHeaders(await mintToken(limited, x));
