@@ -7,7 +7,6 @@ import { spawn, execFileSync } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
-export { freePort } from './free-port.mjs';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';

@@ -10,7 +10,8 @@ import process from 'node:process';
 import { URLSearchParams } from 'node:url';
 import { completedCount } from './data.mjs';
 import { expectedPage } from './seed.mjs';
-import { freePort, startNode, waitForHttp } from './processes.mjs';
+import { freePort } from './free-port.mjs';
+import { startNode, waitForHttp } from './processes.mjs';
 
 export const AUTH_SERVER_ID = 'ausBench000000000001';
 const SCOPE = 'studies:read';
