@@ -22,6 +22,7 @@ export class RedisChangeFeed extends LocalChangeFeed {
     subscriber: Redis,
     private readonly outage: Outage,
     private readonly channel: string,
+    private readonly commandFailed: (err: Error) => void,
   ) {
     super();
     subscriber.on('message', (channel: string, message: string) => {
@@ -41,6 +42,6 @@ export class RedisChangeFeed extends LocalChangeFeed {
     this.deliver(change);
     // During a known outage, do not wait at all; otherwise give a new connection its chance.
     if (this.outage.isDown || !(await whenReady(this.publisher, REDIS_CONNECT_TIMEOUT_MS))) return;
-    await this.publisher.publish(this.channel, JSON.stringify({ origin: this.origin, change })).catch(() => {});
+    await this.publisher.publish(this.channel, JSON.stringify({ origin: this.origin, change })).catch(this.commandFailed);
   }
 }

@@ -16,7 +16,7 @@ const WINDOW_SECONDS = 3600;
 
 describe.each([
   { name: 'MemoryRateLimiter', make: (clock: ManualClock): RateLimiter => new MemoryRateLimiter(clock) },
-  ...(redis ? [{ name: 'RedisRateLimiter', make: (clock: ManualClock): RateLimiter => new RedisRateLimiter(redis, clock, new MemoryRateLimiter(clock), 'test:rl:') }] : []),
+  ...(redis ? [{ name: 'RedisRateLimiter', make: (clock: ManualClock): RateLimiter => new RedisRateLimiter(redis, clock, new MemoryRateLimiter(clock), 'test:rl:', () => {}) }] : []),
 ])('$name', ({ make }) => {
   // Near real time (Redis expires a window's key with the window); a fresh key per test.
   const windowStart = Math.floor(Date.now() / (WINDOW_SECONDS * 1000)) * WINDOW_SECONDS * 1000;

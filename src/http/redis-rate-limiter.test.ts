@@ -10,9 +10,13 @@ function fakeRedis(status: string, exec: () => Promise<unknown>): Redis {
   return { status, multi: () => chain } as unknown as Redis;
 }
 
+const unexpected = (err: Error) => {
+  throw new Error(`no command should fail here: ${err.message}`);
+};
+
 describe('RedisRateLimiter', () => {
   it('counts in Redis while it answers', async () => {
-    const limiter = new RedisRateLimiter(fakeRedis('ready', async () => [[null, 7]]), clock, new MemoryRateLimiter(clock), 'test:rl:');
+    const limiter = new RedisRateLimiter(fakeRedis('ready', async () => [[null, 7]]), clock, new MemoryRateLimiter(clock), 'test:rl:', unexpected);
     expect(await limiter.hit('k', 10, 60)).toMatchObject({ allowed: true, remaining: 3 });
   });
 
@@ -22,16 +26,18 @@ describe('RedisRateLimiter', () => {
       clock,
       new MemoryRateLimiter(clock),
       'test:rl:',
+      unexpected,
     );
     expect(await limiter.hit('k', 2, 60)).toMatchObject({ allowed: true, remaining: 1 });
     expect(await limiter.hit('k', 2, 60)).toMatchObject({ allowed: true, remaining: 0 });
     expect(await limiter.hit('k', 2, 60)).toMatchObject({ allowed: false });
   });
 
-  it('counts locally when a Redis command fails (timeout, connection lost mid-flight), and skips Redis for a second', async () => {
+  it('counts locally when a Redis command fails (timeout, connection lost mid-flight), reports it, and skips Redis for a second', async () => {
     let now = Date.UTC(2026, 0, 1, 12, 0, 30);
     const movingClock = { now: () => now };
     let calls = 0;
+    const failures: string[] = [];
     let answer: () => Promise<unknown> = () => Promise.reject(new Error('Command timed out'));
     const limiter = new RedisRateLimiter(
       fakeRedis('ready', () => {
@@ -41,10 +47,12 @@ describe('RedisRateLimiter', () => {
       movingClock,
       new MemoryRateLimiter(movingClock),
       'test:rl:',
+      (err) => failures.push(err.message),
     );
     expect(await limiter.hit('k', 5, 60)).toMatchObject({ allowed: true, remaining: 4 });
     expect(await limiter.hit('k', 5, 60)).toMatchObject({ allowed: true, remaining: 3 });
     expect(calls).toBe(1);
+    expect(failures).toEqual(['Command timed out']);
     answer = async () => [[null, 1]];
     now += 1000;
     expect(await limiter.hit('k', 5, 60)).toMatchObject({ allowed: true, remaining: 4 });

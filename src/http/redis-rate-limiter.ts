@@ -15,7 +15,7 @@ return 0`;
  * cannot answer, `local` counts instead (a budget per process rather than none, and no
  * request waits on Redis). After a failed command (a Redis that accepts connections but does
  * not answer costs the command timeout) Redis is left alone for a second, so at most one
- * request a second waits.
+ * request a second waits; the failure goes to `commandFailed`, which tells the outage.
  */
 export class RedisRateLimiter implements RateLimiter {
   constructor(
@@ -23,6 +23,7 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly clock: Clock,
     private readonly local: RateLimiter,
     private readonly prefix: string,
+    private readonly commandFailed: (err: Error) => void,
   ) {}
 
   private skipRedisUntil = 0;
@@ -31,8 +32,8 @@ export class RedisRateLimiter implements RateLimiter {
     if (this.redis.status !== 'ready' || this.clock.now() < this.skipRedisUntil) return this.local.hit(key, limit, windowSeconds);
     try {
       return await this.sharedHit(key, limit, windowSeconds);
-    } catch {
-      this.skipRedisUntil = this.clock.now() + SKIP_AFTER_FAILURE_MS;
+    } catch (err) {
+      this.failed(err);
       return this.local.hit(key, limit, windowSeconds);
     }
   }
@@ -60,10 +61,15 @@ export class RedisRateLimiter implements RateLimiter {
     const now = this.clock.now();
     try {
       await this.redis.eval(REFUND_SCRIPT, 1, this.redisKey(key, now - (now % (windowSeconds * 1000))));
-    } catch {
-      this.skipRedisUntil = this.clock.now() + SKIP_AFTER_FAILURE_MS;
+    } catch (err) {
+      this.failed(err);
       await this.local.refund(key, windowSeconds);
     }
+  }
+
+  private failed(err: unknown): void {
+    this.skipRedisUntil = this.clock.now() + SKIP_AFTER_FAILURE_MS;
+    this.commandFailed(err instanceof Error ? err : new Error(String(err)));
   }
 
   private redisKey(key: string, windowStart: number): string {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../store/database.js';
-import { Outage } from './outage.js';
+import { Outage, outageReason } from './outage.js';
 
 const DATABASE_PROBE_INTERVAL_MS = 1000;
 
@@ -38,7 +38,7 @@ export function logDependencyOutages(
   };
   app.addHook('onClose', async () => stopProbe());
   return (err) => {
-    database.markDown(err.message || (err as { code?: string }).code || 'unreachable');
+    database.markDown(outageReason(err));
     probe ??= setInterval(() => {
       deps.database.ping().then(
         () => {

@@ -1,3 +1,8 @@
+/** What an outage's log line gives as its reason: the error's message, else its code. */
+export function outageReason(err: Error): string {
+  return err.message || (err as { code?: string }).code || 'unreachable';
+}
+
 export type OutageEvent = { state: 'down'; reason: string } | { state: 'up' };
 export type OutageListener = (event: OutageEvent) => void;
 

@@ -36,6 +36,9 @@ export interface ThrowawayRedis {
   stop(): Promise<void>;
   /** On the same port, so clients reconnect to it. */
   start(): Promise<void>;
+  /** Stops answering (SIGSTOP) while keeping its connections open, as a hung server does. */
+  freeze(): void;
+  thaw(): void;
   destroy(): Promise<void>;
 }
 
@@ -63,6 +66,8 @@ export async function throwawayRedis(): Promise<ThrowawayRedis> {
     url: `redis://127.0.0.1:${port}`,
     start,
     stop,
+    freeze: () => void child?.kill('SIGSTOP'),
+    thaw: () => void child?.kill('SIGCONT'),
     destroy: async () => {
       await stop();
       rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,9 @@
  * Redis stopped under load (issue 12, item 2): two server processes sharing PostgreSQL and a
  * throw-away Redis keep answering without 5xx while it is down (local rate limits, the
  * one-second cache bound), a process started during the outage serves too, the CLI still revokes a credential and every process refuses it,
- * each process logs the outage once and its end once, and shared rate limits come back.
+ * each process logs the outage once and its end once, and shared rate limits come back. A
+ * Redis that keeps its connections open but stops answering is an outage too, logged the same,
+ * and the CLI still succeeds then, saying so once.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -139,5 +141,46 @@ await describeIfPostgres('Redis stopped and restarted under load', (postgresUrl)
     const limit = Number(first.headers.get('x-ratelimit-limit'));
     expect(Number(first.headers.get('x-ratelimit-remaining'))).toBe(limit - 1);
     expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(limit - 2);
+  });
+
+  it('notices a Redis that holds its connections but does not answer, and its return, once each', { timeout: 60_000 }, async () => {
+    const token = await getToken(servers[0]!);
+    const downBefore = servers.map((server) => countLines(server, DOWN));
+    const upBefore = servers.map((server) => countLines(server, UP));
+    redis.freeze();
+    try {
+      // Each request waits at most the command timeout, and only one a second per process does.
+      const statuses: number[] = [];
+      for (let round = 0; round < 5; round++) {
+        const replies = await Promise.all(servers.flatMap((server) => [list(server, token), list(server, token)]));
+        statuses.push(...replies.map((r) => r.status));
+        await Promise.all(replies.map((r) => r.arrayBuffer()));
+      }
+      expect(statuses.filter((status) => status !== 200)).toEqual([]);
+      // The line may still be on its way through the process's stdout.
+      await within(2000, async () => {
+        for (const [i, server] of servers.entries()) expect(countLines(server, DOWN)).toBe(downBefore[i]! + 1);
+      });
+      for (const server of servers) {
+        const ready = await fetch(`${server.url}/readyz`);
+        expect(await ready.json()).toEqual({ status: 'degraded', checks: { database: 'ok', redis: 'failing' } });
+      }
+
+      // The operator's command still succeeds, and says once that Redis is unreachable.
+      const revoke = await runCli(['credentials', 'revoke', '--client-id', s.clientId], { PATH: process.env.PATH ?? '', ...env, LOG_LEVEL: 'silent' });
+      expect(revoke.code).toBe(0);
+      expect(revoke.stdout).toContain(`revoked ${s.clientId}`);
+      expect(revoke.stderr.match(/Redis \(REDIS_URL\) is unreachable/g)).toHaveLength(1);
+    } finally {
+      redis.thaw();
+    }
+    // Probed each second: no reconnection happens, so the answer to a PING ends the outage.
+    await within(5000, async () => {
+      for (const [i, server] of servers.entries()) expect(countLines(server, UP)).toBe(upBefore[i]! + 1);
+    });
+    for (const [i, server] of servers.entries()) {
+      expect(countLines(server, DOWN)).toBe(downBefore[i]! + 1);
+      expect(await (await fetch(`${server.url}/readyz`)).json()).toMatchObject({ status: 'ok' });
+    }
   });
 });
