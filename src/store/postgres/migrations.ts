@@ -1,4 +1,4 @@
-import { BACKFILL_STUDY_FIELDS, COUNT_STORED_SESSIONS_BY_STATUS } from '../migration-steps.js';
+import { addStudyFields, COUNT_STORED_SESSIONS_BY_STATUS } from '../migration-steps.js';
 
 /**
  * PostgreSQL schema, one entry per version; the same tables as sqlite/migrations.ts. Applied in
@@ -126,14 +126,7 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
   {
     // The Legacy (v1) family; see sqlite/migrations.ts version 3.
     version: 3,
-    sql: `
-      ALTER TABLE tests ADD COLUMN type TEXT NOT NULL DEFAULT 'STUDYV2';
-      ALTER TABLE tests ADD COLUMN ordered_at BIGINT;
-      ALTER TABLE tests ADD COLUMN ordered_by_email TEXT;
-      ALTER TABLE tests ADD COLUMN ordered_by_name TEXT;
-      ALTER TABLE tests ADD COLUMN test_plan JSONB;
-      ${BACKFILL_STUDY_FIELDS}
-    `,
+    sql: addStudyFields({ epochMs: 'BIGINT', json: 'JSONB' }),
   },
   {
     // Session details; see sqlite/migrations.ts version 4. Text, not jsonb: served as stored.

@@ -1,4 +1,4 @@
-import { BACKFILL_STUDY_FIELDS, COUNT_STORED_SESSIONS_BY_STATUS } from '../migration-steps.js';
+import { addStudyFields, COUNT_STORED_SESSIONS_BY_STATUS } from '../migration-steps.js';
 
 /**
  * SQLite schema, one entry per version. Applied in order, each in its own transaction;
@@ -119,14 +119,7 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
     // The Legacy (v1) family: what a study answers (its type, who ordered it and when, its test
     // plan as JSON). Its keyset pages of completed sessions read version 2's sessions_by_status.
     version: 3,
-    sql: `
-      ALTER TABLE tests ADD COLUMN type TEXT NOT NULL DEFAULT 'STUDYV2';
-      ALTER TABLE tests ADD COLUMN ordered_at INTEGER;
-      ALTER TABLE tests ADD COLUMN ordered_by_email TEXT;
-      ALTER TABLE tests ADD COLUMN ordered_by_name TEXT;
-      ALTER TABLE tests ADD COLUMN test_plan TEXT;
-      ${BACKFILL_STUDY_FIELDS}
-    `,
+    sql: addStudyFields({ epochMs: 'INTEGER', json: 'TEXT' }),
   },
   {
     // What each session contains (participant, answers, task-group responses): one JSON document
