@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock.js';
 import { requireRedis } from '../../test/helpers/redis.js';
+import { Outage } from '../ops/outage.js';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limiter.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 
@@ -16,7 +17,7 @@ const WINDOW_SECONDS = 3600;
 
 describe.each([
   { name: 'MemoryRateLimiter', make: (clock: ManualClock): RateLimiter => new MemoryRateLimiter(clock) },
-  ...(redis ? [{ name: 'RedisRateLimiter', make: (clock: ManualClock): RateLimiter => new RedisRateLimiter(redis, clock, new MemoryRateLimiter(clock), 'test:rl:', () => {}) }] : []),
+  ...(redis ? [{ name: 'RedisRateLimiter', make: (clock: ManualClock): RateLimiter => new RedisRateLimiter(redis, clock, new MemoryRateLimiter(clock), 'test:rl:', new Outage(), () => {}) }] : []),
 ])('$name', ({ make }) => {
   // Near real time (Redis expires a window's key with the window); a fresh key per test.
   const windowStart = Math.floor(Date.now() / (WINDOW_SECONDS * 1000)) * WINDOW_SECONDS * 1000;

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+import { Outage, outageReason } from '../ops/outage.js';
 import { MemoryRateLimiter } from './rate-limiter.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 
@@ -16,7 +17,7 @@ const unexpected = (err: Error) => {
 
 describe('RedisRateLimiter', () => {
   it('counts in Redis while it answers', async () => {
-    const limiter = new RedisRateLimiter(fakeRedis('ready', async () => [[null, 7]]), clock, new MemoryRateLimiter(clock), 'test:rl:', unexpected);
+    const limiter = new RedisRateLimiter(fakeRedis('ready', async () => [[null, 7]]), clock, new MemoryRateLimiter(clock), 'test:rl:', new Outage(), unexpected);
     expect(await limiter.hit('k', 10, 60)).toMatchObject({ allowed: true, remaining: 3 });
   });
 
@@ -26,6 +27,7 @@ describe('RedisRateLimiter', () => {
       clock,
       new MemoryRateLimiter(clock),
       'test:rl:',
+      new Outage(),
       unexpected,
     );
     expect(await limiter.hit('k', 2, 60)).toMatchObject({ allowed: true, remaining: 1 });
@@ -33,28 +35,34 @@ describe('RedisRateLimiter', () => {
     expect(await limiter.hit('k', 2, 60)).toMatchObject({ allowed: false });
   });
 
-  it('counts locally when a Redis command fails (timeout, connection lost mid-flight), reports it, and skips Redis for a second', async () => {
-    let now = Date.UTC(2026, 0, 1, 12, 0, 30);
-    const movingClock = { now: () => now };
+  it('counts locally when a Redis command fails (timeout, connection lost mid-flight), reports it, and leaves Redis alone until the outage ends', async () => {
     let calls = 0;
     const failures: string[] = [];
+    const outage = new Outage();
     let answer: () => Promise<unknown> = () => Promise.reject(new Error('Command timed out'));
     const limiter = new RedisRateLimiter(
       fakeRedis('ready', () => {
         calls++;
         return answer();
       }),
-      movingClock,
-      new MemoryRateLimiter(movingClock),
+      clock,
+      new MemoryRateLimiter(clock),
       'test:rl:',
-      (err) => failures.push(err.message),
+      outage,
+      // As SharedRedis does: a failed command on an open connection starts the outage.
+      (err) => {
+        failures.push(err.message);
+        outage.markDown(outageReason(err));
+      },
     );
     expect(await limiter.hit('k', 5, 60)).toMatchObject({ allowed: true, remaining: 4 });
     expect(await limiter.hit('k', 5, 60)).toMatchObject({ allowed: true, remaining: 3 });
+    expect(await limiter.hit('k', 5, 60)).toMatchObject({ allowed: true, remaining: 2 });
     expect(calls).toBe(1);
     expect(failures).toEqual(['Command timed out']);
+    // Whoever ends the outage (a reconnection, an answered PING) hands Redis back.
     answer = async () => [[null, 1]];
-    now += 1000;
+    outage.markUp();
     expect(await limiter.hit('k', 5, 60)).toMatchObject({ allowed: true, remaining: 4 });
     expect(calls).toBe(2);
   });

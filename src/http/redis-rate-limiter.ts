@@ -1,8 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
+import type { Outage } from '../ops/outage.js';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.js';
-
-const SKIP_AFTER_FAILURE_MS = 1000;
 
 /** Decrements a counter that exists and is above zero; a window that already ended is left alone. */
 const REFUND_SCRIPT = `local n = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -12,10 +11,10 @@ return 0`;
 /**
  * Fixed-window counters in Redis, so every process shares one budget per key. One round
  * trip per hit (INCR and PEXPIREAT in a single MULTI) or refund (a script). While Redis
- * cannot answer, `local` counts instead (a budget per process rather than none, and no
- * request waits on Redis). After a failed command (a Redis that accepts connections but does
- * not answer costs the command timeout) Redis is left alone for a second, so at most one
- * request a second waits; the failure goes to `commandFailed`, which tells the outage.
+ * cannot answer, `local` counts instead (a budget per process rather than none). A failed
+ * command (a Redis that accepts connections but does not answer costs the command timeout)
+ * goes to `commandFailed`, which marks the outage down; while it is down no request asks Redis,
+ * and whoever ends the outage (a reconnection, an answered PING) hands Redis back.
  */
 export class RedisRateLimiter implements RateLimiter {
   constructor(
@@ -23,13 +22,16 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly clock: Clock,
     private readonly local: RateLimiter,
     private readonly prefix: string,
+    private readonly outage: Outage,
     private readonly commandFailed: (err: Error) => void,
   ) {}
 
-  private skipRedisUntil = 0;
+  private get answering(): boolean {
+    return this.redis.status === 'ready' && !this.outage.isDown;
+  }
 
   async hit(key: string, limit: number, windowSeconds: number): Promise<RateLimitDecision> {
-    if (this.redis.status !== 'ready' || this.clock.now() < this.skipRedisUntil) return this.local.hit(key, limit, windowSeconds);
+    if (!this.answering) return this.local.hit(key, limit, windowSeconds);
     try {
       return await this.sharedHit(key, limit, windowSeconds);
     } catch (err) {
@@ -57,7 +59,7 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async refund(key: string, windowSeconds: number): Promise<void> {
-    if (this.redis.status !== 'ready' || this.clock.now() < this.skipRedisUntil) return this.local.refund(key, windowSeconds);
+    if (!this.answering) return this.local.refund(key, windowSeconds);
     const now = this.clock.now();
     try {
       await this.redis.eval(REFUND_SCRIPT, 1, this.redisKey(key, now - (now % (windowSeconds * 1000))));
@@ -68,7 +70,6 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   private failed(err: unknown): void {
-    this.skipRedisUntil = this.clock.now() + SKIP_AFTER_FAILURE_MS;
     this.commandFailed(err instanceof Error ? err : new Error(String(err)));
   }
 

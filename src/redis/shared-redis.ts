@@ -40,7 +40,7 @@ export class SharedRedis {
     this.subscriber = redisClient(url, () => {});
     const commandFailed = (err: Error) => this.commandFailed(err);
     this.feed = new RedisChangeFeed(this.commands, this.subscriber, this.outage, `${prefix}changes`, commandFailed);
-    this.rateLimiter = new RedisRateLimiter(this.commands, clock, new MemoryRateLimiter(clock), `${prefix}rl:`, commandFailed);
+    this.rateLimiter = new RedisRateLimiter(this.commands, clock, new MemoryRateLimiter(clock), `${prefix}rl:`, this.outage, commandFailed);
   }
 
   /**

@@ -149,7 +149,7 @@ await describeIfPostgres('Redis stopped and restarted under load', (postgresUrl)
     const upBefore = servers.map((server) => countLines(server, UP));
     redis.freeze();
     try {
-      // Each request waits at most the command timeout, and only one a second per process does.
+      // Only the first requests wait (the command timeout); the outage then keeps the rest off Redis.
       const statuses: number[] = [];
       for (let round = 0; round < 5; round++) {
         const replies = await Promise.all(servers.flatMap((server) => [list(server, token), list(server, token)]));
