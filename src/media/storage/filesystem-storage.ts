@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -18,15 +18,23 @@ import {
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
+/** Where objects are written before they are renamed into place; no key starts with '.'. */
+const PARTIAL_DIRECTORY = '.partial';
+
+/** A partial file untouched this long was left by a writer that died: a live write touches it with every chunk. */
+export const ABANDONED_PARTIAL_MS = 60 * 60 * 1000;
+
 /**
- * Media as files under one directory, a key being a relative path. A file is written beside
- * its final name and renamed into place, so a reader never sees half an object. The media
- * type comes from the key's extension (callers name keys by what they hold). Links point at
- * this server, signed by `links`.
+ * Media as files under one directory, a key being a relative path. A file is written in the
+ * directory's `.partial/` and renamed into place, so a reader never sees half an object; what a
+ * killed process left there is removed by the next process that writes. The media type comes
+ * from the key's extension (callers name keys by what they hold). Links point at this server,
+ * signed by `links`.
  */
 export class FilesystemMediaStorage implements MediaStorage {
   readonly kind = 'file';
   private readonly root: string;
+  private partials: Promise<string> | undefined;
 
   constructor(
     directory: string,
@@ -82,8 +90,8 @@ export class FilesystemMediaStorage implements MediaStorage {
 
   private async writeAtomically(key: string, write: (partial: string) => Promise<unknown>): Promise<MediaObject> {
     const path = this.pathOf(key);
-    await mkdir(dirname(path), { recursive: true });
-    const partial = `${path}.${randomBytes(6).toString('hex')}.partial`;
+    const [partials] = await Promise.all([this.partialDirectory(), mkdir(dirname(path), { recursive: true })]);
+    const partial = join(partials, `${randomBytes(9).toString('hex')}.partial`);
     try {
       await write(partial);
       await rename(partial, path);
@@ -93,5 +101,29 @@ export class FilesystemMediaStorage implements MediaStorage {
     }
     const { size } = await stat(path);
     return { key, size, contentType: contentTypeOfKey(key) };
+  }
+
+  /** `.partial/`, created and cleared of abandoned files once per process (again after a failure). */
+  private partialDirectory(): Promise<string> {
+    this.partials ??= (async () => {
+      const directory = join(this.root, PARTIAL_DIRECTORY);
+      await mkdir(directory, { recursive: true });
+      await removeAbandoned(directory);
+      return directory;
+    })().catch((error: unknown) => {
+      this.partials = undefined;
+      throw error;
+    });
+    return this.partials;
+  }
+}
+
+async function removeAbandoned(directory: string): Promise<void> {
+  const now = Date.now();
+  for (const name of await readdir(directory)) {
+    const file = join(directory, name);
+    // Another process may finish or remove it meanwhile.
+    const info = await stat(file).catch((error: unknown) => (isMissing(error) ? null : Promise.reject(error)));
+    if (info && now - info.mtimeMs > ABANDONED_PARTIAL_MS) await rm(file, { force: true });
   }
 }

@@ -3,7 +3,7 @@
  * S3-compatible server started here on an ephemeral port).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestS3, type TestS3 } from '../../../test/helpers/s3.js';
 import { ManualClock, systemClock } from '../../clock.js';
 import { mediaConfig } from '../../config.js';
-import { FilesystemMediaStorage } from './filesystem-storage.js';
+import { ABANDONED_PARTIAL_MS, FilesystemMediaStorage } from './filesystem-storage.js';
 import { MediaLinkSigner } from './media-links.js';
 import { MediaNotFoundError, type MediaStorage } from './media-storage.js';
 import { PART_SIZE, S3MediaStorage } from './s3-storage.js';
@@ -115,6 +115,36 @@ describe('filesystem storage', () => {
     );
     await expect(storage.put('v/x.mp4', failing, 'video/mp4')).rejects.toThrow('source broke');
     expect(readdirSync(join(dir, 'partial', 'v'))).toEqual([]);
+    expect(readdirSync(join(dir, 'partial', '.partial'))).toEqual([]);
+  });
+
+  it('writes in .partial/ and renames into place: the key\'s directory holds only whole objects', async () => {
+    const storage = new FilesystemMediaStorage(join(dir, 'in-flight'), signer());
+    await storage.put('v/first.mp4', Readable.from([Buffer.from('whole')]), 'video/mp4');
+    const body = new Readable({ read() {} });
+    const writing = storage.put('v/second.mp4', body, 'video/mp4');
+    body.push(Buffer.from('half'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(readdirSync(join(dir, 'in-flight', 'v'))).toEqual(['first.mp4']);
+    expect(readdirSync(join(dir, 'in-flight', '.partial'))).toHaveLength(1);
+    body.push(null);
+    await writing;
+    expect(readdirSync(join(dir, 'in-flight', 'v')).sort()).toEqual(['first.mp4', 'second.mp4']);
+    expect(readdirSync(join(dir, 'in-flight', '.partial'))).toEqual([]);
+  });
+
+  it('removes what a killed writer left in .partial/ at the next write, and keeps a write in progress', async () => {
+    const root = join(dir, 'abandoned');
+    mkdirSync(join(root, '.partial'), { recursive: true });
+    const abandoned = join(root, '.partial', 'killed.partial');
+    const inProgress = join(root, '.partial', 'another-process.partial');
+    writeFileSync(abandoned, 'half a video');
+    writeFileSync(inProgress, 'a quarter');
+    const longAgo = (Date.now() - ABANDONED_PARTIAL_MS - 60_000) / 1000;
+    utimesSync(abandoned, longAgo, longAgo);
+    const storage = new FilesystemMediaStorage(root, signer());
+    await storage.put('v/x.mp4', Readable.from([Buffer.from('x')]), 'video/mp4');
+    expect(readdirSync(join(root, '.partial'))).toEqual(['another-process.partial']);
   });
 });
 
