@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestS3, type TestS3 } from '../../../test/helpers/s3.js';
 import { ManualClock, systemClock } from '../../clock.js';
 import { mediaConfig } from '../../config.js';
@@ -124,9 +124,8 @@ describe('filesystem storage', () => {
     const body = new Readable({ read() {} });
     const writing = storage.put('v/second.mp4', body, 'video/mp4');
     body.push(Buffer.from('half'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await vi.waitFor(() => expect(readdirSync(join(dir, 'in-flight', '.partial'))).toHaveLength(1), { timeout: 10_000 });
     expect(readdirSync(join(dir, 'in-flight', 'v'))).toEqual(['first.mp4']);
-    expect(readdirSync(join(dir, 'in-flight', '.partial'))).toHaveLength(1);
     body.push(null);
     await writing;
     expect(readdirSync(join(dir, 'in-flight', 'v')).sort()).toEqual(['first.mp4', 'second.mp4']);
