@@ -4,7 +4,7 @@ import type { RateLimitConfig } from '../config.js';
 import { apiErrors } from '../errors.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
 import { limitedAddress } from '../http/limited-address.js';
-import { API_CACHE_CONTROL, PRAGMA_NO_CACHE } from '../http/response-headers.js';
+import { API_CACHE_CONTROL, integerHeaderValue, PRAGMA_NO_CACHE } from '../http/response-headers.js';
 import type { AccessTokenVerifier } from '../oauth/access-tokens.js';
 import type { AccessReads } from './access-cache.js';
 import { authenticateRequest, type Caller } from './authenticate-request.js';
@@ -48,8 +48,8 @@ export function registerApiGuard(scope: FastifyInstance, deps: ApiGuardDeps): vo
 async function applyRateLimit(key: string, reply: FastifyReply, deps: ApiGuardDeps): Promise<void> {
   const d = await deps.rateLimiter.hit(`api:${key}`, deps.rateLimit.apiPerWindow, deps.rateLimit.windowSeconds);
   reply
-    .header('x-ratelimit-limit', String(d.limit))
-    .header('x-ratelimit-remaining', String(d.remaining))
-    .header('x-ratelimit-reset', String(d.resetSeconds));
+    .header('x-ratelimit-limit', integerHeaderValue(d.limit))
+    .header('x-ratelimit-remaining', integerHeaderValue(d.remaining))
+    .header('x-ratelimit-reset', integerHeaderValue(d.resetSeconds));
   if (!d.allowed) throw apiErrors.rateLimited(d.resetSeconds);
 }
