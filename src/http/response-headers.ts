@@ -48,9 +48,9 @@ export const apiCacheHeaders = (why: string): ResponseHeaders => ({
  * into a string that way in a cache that lives in the old generation, and keeps the string
  * until ~16,000 later conversions have overwritten its slot, so a string made per request
  * outlives two young-generation collections, is promoted, and dies there. Under a high limit
- * that was ~30 bytes of old-generation garbage per request: all of the old generation's growth
- * under the bench's list load (docs/PERFORMANCE.md). `toFixed` builds the same digits without
- * the cache.
+ * that was ~30 bytes of old-generation garbage per request: most of the old generation's
+ * growth under the bench's list load (docs/PERFORMANCE.md). `toFixed` builds the same digits
+ * without the cache.
  */
 export const integerHeaderValue = (n: number): string => n.toFixed(0);
 
