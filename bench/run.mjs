@@ -102,6 +102,8 @@ const USAGE = `usage: node bench/run.mjs [options]
   --duration S     seconds per measured run (default 10)
   --log-level L    the servers' LOG_LEVEL (default warn)
   --workers N      serve --workers N (default 1, like the single-process references)
+  --no-admin       the measured servers run without the admin listener (ADMIN_PORT=off), as
+                   builds before the admin console did: a like-for-like comparison with those
   --check          exit 1 when a target is missed
 With DATABASE_URL=postgres://... the PostgreSQL store is measured too (pg.* scenarios).`;
 
@@ -119,6 +121,7 @@ function options() {
         duration: { type: 'string' },
         'log-level': { type: 'string', default: 'warn' },
         workers: { type: 'string', default: '1' },
+        'no-admin': { type: 'boolean', default: false },
         check: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -141,6 +144,7 @@ function options() {
   return {
     mode: values.smoke ? 'smoke' : 'full',
     workers,
+    adminListener: !values['no-admin'],
     profile,
     outDir: values.out ?? join(ROOT, 'bench', 'results', values.smoke ? 'smoke' : ''),
     only: values.only ? new Set(values.only.split(',').map((s) => s.trim())) : null,
@@ -227,6 +231,7 @@ async function startAll({ catalog, targets, opts, work, profileDir }) {
         cli: CLI,
         logLevel: opts.logLevel,
         workers: opts.workers,
+        adminListener: opts.adminListener,
         nodeArgs,
         env: variants[key]?.env,
       });
@@ -293,6 +298,7 @@ async function main() {
       runs: p.runs,
       serverLogLevel: opts.logLevel,
       serverWorkers: opts.workers,
+      serverAdminListener: opts.adminListener,
       rateLimits: 'raised to 1e9 per window',
       judgedBy: 'the fastest run of each scenario with only 2xx answers',
       cpuPerRequest: 'user+system CPU time of the server process tree (/proc/<pid>/stat) over the run / requests; excludes PostgreSQL',

@@ -108,7 +108,7 @@ export async function precheckPage(server, testId, offset, query) {
  * `results-api serve --workers N` of the build on `databaseUrl`, once it answers its discovery
  * document. N is explicit: the references are single processes, so by default are we.
  */
-export async function startServer(name, databaseUrl, { logDir, logLevel, cwd, cli, workers, nodeArgs = [], env = {} }) {
+export async function startServer(name, databaseUrl, { logDir, logLevel, cwd, cli, workers, adminListener = true, nodeArgs = [], env = {} }) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const handle = startNode({
@@ -116,8 +116,16 @@ export async function startServer(name, databaseUrl, { logDir, logLevel, cwd, cl
     script: cli,
     args: ['serve', '--workers', String(workers)],
     nodeArgs,
-    // METRICS_PORT 0: the operations listener runs as in production, on a port no other run holds.
-    env: childEnv(logLevel, { ...env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, METRICS_PORT: '0', ADMIN_PORT: '0' }),
+    // Port 0: the operations and admin listeners run as in production, on ports no other run holds.
+    env: childEnv(logLevel, {
+      ...env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      METRICS_PORT: '0',
+      ADMIN_PORT: adminListener ? '0' : 'off',
+    }),
     cwd,
     logDir,
   });
