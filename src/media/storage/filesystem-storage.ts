@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -44,7 +43,17 @@ export class FilesystemMediaStorage implements MediaStorage {
   }
 
   async put(key: string, body: Readable, _contentType: string): Promise<MediaObject> {
-    return this.writeAtomically(key, (partial) => pipeline(body, createWriteStream(partial, { flags: 'wx' })));
+    return this.writeAtomically(key, async (partial) => {
+      // Opened before the body flows: a stream that opens its own file can report a failed body
+      // while its open still waits in libuv's pool, and the clean-up, run beside it there, can
+      // miss the file that the open then creates.
+      const file = await open(partial, 'wx');
+      try {
+        await pipeline(body, file.createWriteStream());
+      } finally {
+        await file.close();
+      }
+    });
   }
 
   async putFile(key: string, path: string, _contentType: string): Promise<MediaObject> {
