@@ -47,7 +47,10 @@ export class FilesystemMediaStorage implements MediaStorage {
       // Opened before the body flows: a stream that opens its own file can report a failed body
       // while its open still waits in libuv's pool, and the clean-up, run beside it there, can
       // miss the file that the open then creates.
-      const file = await open(partial, 'wx');
+      const file = await open(partial, 'wx').catch((error: unknown) => {
+        body.destroy(); // as pipeline would: a body nobody will read is not left open
+        throw error;
+      });
       try {
         await pipeline(body, file.createWriteStream());
       } finally {

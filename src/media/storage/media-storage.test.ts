@@ -118,6 +118,18 @@ describe('filesystem storage', () => {
     expect(readdirSync(join(dir, 'partial', '.partial'))).toEqual([]);
   });
 
+  it('destroys the body when its partial file cannot be opened', async () => {
+    const root = join(dir, 'unopenable');
+    const storage = new FilesystemMediaStorage(root, signer());
+    await storage.put('v/first.mp4', Readable.from([Buffer.from('x')]), 'video/mp4');
+    // .partial/ replaced by a file: every open in it fails (ENOTDIR), whoever runs the test.
+    rmSync(join(root, '.partial'), { recursive: true });
+    writeFileSync(join(root, '.partial'), '');
+    const body = new Readable({ read() {} });
+    await expect(storage.put('v/second.mp4', body, 'video/mp4')).rejects.toThrow(/ENOTDIR/);
+    expect(body.destroyed).toBe(true);
+  });
+
   it('writes in .partial/ and renames into place: the key\'s directory holds only whole objects', async () => {
     const storage = new FilesystemMediaStorage(join(dir, 'in-flight'), signer());
     await storage.put('v/first.mp4', Readable.from([Buffer.from('whole')]), 'video/mp4');
