@@ -62,6 +62,30 @@ export function SelectField({ label, options, ...select }: SelectProps) {
   );
 }
 
+/**
+ * A form on one line: its fields, then the one button that submits it. `label` names the form
+ * for assistive technology (or `labelledBy`, the id of a heading that does); `onSubmit` runs
+ * the action, the button is disabled while it is `busy`.
+ */
+export function InlineForm(props: { label?: string; labelledBy?: string; submitLabel: string; busy: boolean; onSubmit: () => void; children: ComponentChildren }) {
+  return (
+    <form
+      class="inline"
+      aria-label={props.label}
+      aria-labelledby={props.labelledBy}
+      onSubmit={(event) => {
+        event.preventDefault();
+        props.onSubmit();
+      }}
+    >
+      {props.children}
+      <button type="submit" disabled={props.busy}>
+        {props.submitLabel}
+      </button>
+    </form>
+  );
+}
+
 /** A refusal or failure, announced as it appears. */
 export function ErrorMessage({ error }: { error: unknown }) {
   if (!error) return null;

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { credentialsApi, usersApi, type IssuedCredential, type RotatedCredential } from '../admin-api.js';
+import { credentialsApi, usersApi, type ApiUser, type Credential, type IssuedCredential, type RotatedCredential } from '../admin-api.js';
 import { href, type Route } from '../router.js';
-import { ConfirmButton, CopyField, ErrorMessage, Field, LoadedView, Notice, Page, formatTime, useAction, useLoad } from '../ui.js';
+import { ConfirmButton, CopyField, ErrorMessage, Field, InlineForm, LoadedView, Notice, Page, formatTime, useAction, useLoad } from '../ui.js';
 
 export function UsersPage({ route }: { route: Route }) {
   const email = route.segments[1];
@@ -20,56 +20,92 @@ function UserList() {
   });
   return (
     <Page title="API users">
-      <form
-        class="inline"
-        aria-label="Register an API user"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void create.act();
-        }}
-      >
+      <InlineForm label="Register an API user" submitLabel="Register user" busy={create.busy} onSubmit={() => void create.act()}>
         <Field label="New API user's email" type="email" name="user-email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
-        <button type="submit" disabled={create.busy}>
-          Register user
-        </button>
-      </form>
+      </InlineForm>
       <ErrorMessage error={create.error} />
       {notice ? <Notice>{notice}</Notice> : null}
-      <LoadedView loaded={users}>
-        {(list) =>
-          list.length === 0 ? (
-            <p class="empty">No API users yet.</p>
-          ) : (
-            <table>
-              <caption>{list.length === 1 ? '1 API user' : `${list.length} API users`}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Registered</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((u) => (
-                  <tr key={u.id}>
-                    <td>
-                      <a href={href(`/users/${u.email}`)}>{u.email}</a>
-                    </td>
-                    <td>{u.status}</td>
-                    <td>{formatTime(u.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
-      </LoadedView>
+      <LoadedView loaded={users}>{(list) => <UserTable users={list} />}</LoadedView>
     </Page>
   );
 }
 
+function UserTable({ users }: { users: ApiUser[] }) {
+  if (users.length === 0) return <p class="empty">No API users yet.</p>;
+  return (
+    <table>
+      <caption>{users.length === 1 ? '1 API user' : `${users.length} API users`}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Email</th>
+          <th scope="col">Status</th>
+          <th scope="col">Registered</th>
+        </tr>
+      </thead>
+      <tbody>
+        {users.map((u) => (
+          <tr key={u.id}>
+            <td>
+              <a href={href(`/users/${u.email}`)}>{u.email}</a>
+            </td>
+            <td>{u.status}</td>
+            <td>{formatTime(u.createdAt)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** One API user: whether it may use its credentials, and the credentials themselves. */
 function UserPage({ email }: { email: string }) {
+  return (
+    <Page title={`API user ${email}`}>
+      <p class="breadcrumb">
+        <a href={href('/users')}>All API users</a>
+      </p>
+      <UserStatus email={email} />
+      <CredentialsSection email={email} />
+    </Page>
+  );
+}
+
+function UserStatus({ email }: { email: string }) {
   const user = useLoad(async () => (await usersApi.list()).find((u) => u.email.toLowerCase() === email.toLowerCase()), [email]);
+  const [notice, setNotice] = useState('');
+  const setStatus = useAction(async (status: 'active' | 'disabled') => {
+    await usersApi.setStatus(email, status);
+    setNotice(status === 'active' ? `Enabled ${email}.` : `Disabled ${email}: none of its credentials work until it is enabled.`);
+    user.reload();
+  });
+  return (
+    <>
+      <LoadedView loaded={user}>
+        {(u) =>
+          u ? (
+            <p>
+              Status: <strong>{u.status}</strong>{' '}
+              {u.status === 'active' ? (
+                <ConfirmButton label="Disable user" confirmLabel="Confirm: disable user" onConfirm={() => void setStatus.act('disabled')} />
+              ) : (
+                <button type="button" onClick={() => void setStatus.act('active')}>
+                  Enable user
+                </button>
+              )}
+            </p>
+          ) : (
+            <ErrorMessage error={`No API user ${email}.`} />
+          )
+        }
+      </LoadedView>
+      <ErrorMessage error={setStatus.error} />
+      {notice ? <Notice>{notice}</Notice> : null}
+    </>
+  );
+}
+
+/** The user's credentials: issue one, rotate or retire a secret, revoke; a new secret is shown once. */
+function CredentialsSection({ email }: { email: string }) {
   const credentials = useLoad(() => credentialsApi.list(email), [email]);
   const [secret, setSecret] = useState<{ issued: IssuedCredential | RotatedCredential; note: string } | undefined>(undefined);
   const [notice, setNotice] = useState('');
@@ -95,95 +131,73 @@ function UserPage({ email }: { email: string }) {
     setNotice(`Revoked ${clientId}: its tokens and secrets no longer work.`);
     credentials.reload();
   });
-  const setStatus = useAction(async (status: 'active' | 'disabled') => {
-    await usersApi.setStatus(email, status);
-    setNotice(status === 'active' ? `Enabled ${email}.` : `Disabled ${email}: none of its credentials work until it is enabled.`);
-    user.reload();
-  });
+  const actions = { rotate: (id: string) => void rotate.act(id), retire: (id: string) => void retire.act(id), revoke: (id: string) => void revoke.act(id), busy: rotate.busy };
   return (
-    <Page title={`API user ${email}`}>
-      <p class="breadcrumb">
-        <a href={href('/users')}>All API users</a>
-      </p>
-      <LoadedView loaded={user}>
-        {(u) =>
-          u ? (
-            <p>
-              Status: <strong>{u.status}</strong>{' '}
-              {u.status === 'active' ? (
-                <ConfirmButton label="Disable user" confirmLabel="Confirm: disable user" onConfirm={() => void setStatus.act('disabled')} />
-              ) : (
-                <button type="button" onClick={() => void setStatus.act('active')}>
-                  Enable user
-                </button>
-              )}
-            </p>
-          ) : (
-            <ErrorMessage error={`No API user ${email}.`} />
-          )
-        }
-      </LoadedView>
+    <>
       <h2 id="credentials-heading">Credentials</h2>
       <p>
         <button type="button" class="primary" disabled={issue.busy} onClick={() => void issue.act()}>
           Issue a credential
         </button>
       </p>
-      <ErrorMessage error={issue.error ?? rotate.error ?? retire.error ?? revoke.error ?? setStatus.error} />
+      <ErrorMessage error={issue.error ?? rotate.error ?? retire.error ?? revoke.error} />
       {notice ? <Notice>{notice}</Notice> : null}
       {secret ? <SecretPanel issued={secret.issued} note={secret.note} onDone={() => setSecret(undefined)} /> : null}
-      <LoadedView loaded={credentials}>
-        {(list) =>
-          list.length === 0 ? (
-            <p class="empty">No credentials issued to this user.</p>
-          ) : (
-            <table aria-labelledby="credentials-heading">
-              <thead>
-                <tr>
-                  <th scope="col">Client id</th>
-                  <th scope="col">Issued</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">State</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((c) => (
-                  <tr key={c.clientId}>
-                    <td class="mono">{c.clientId}</td>
-                    <td>{formatTime(c.createdAt)}</td>
-                    <td>{formatTime(c.lastUsedAt)}</td>
-                    <td>{c.status === 'revoked' ? `revoked ${formatTime(c.revokedAt)}` : `active (${c.activeSecrets} secret${c.activeSecrets === 1 ? '' : 's'})`}</td>
-                    <td class="actions">
-                      {c.status === 'revoked' ? null : (
-                        <>
-                          <button type="button" disabled={rotate.busy} onClick={() => void rotate.act(c.clientId)}>
-                            Rotate secret<span class="visually-hidden"> of {c.clientId}</span>
-                          </button>{' '}
-                          {c.activeSecrets > 1 ? (
-                            <>
-                              <ConfirmButton
-                                label="Retire previous secret"
-                                confirmLabel="Confirm: retire previous secret"
-                                what={`of ${c.clientId}`}
-                                onConfirm={() => void retire.act(c.clientId)}
-                              />{' '}
-                            </>
-                          ) : null}
-                          <ConfirmButton label="Revoke" confirmLabel="Confirm: revoke" what={c.clientId} onConfirm={() => void revoke.act(c.clientId)} />
-                        </>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
-      </LoadedView>
-    </Page>
+      <LoadedView loaded={credentials}>{(list) => <CredentialTable credentials={list} actions={actions} />}</LoadedView>
+    </>
+  );
+}
+
+interface CredentialActions {
+  rotate(clientId: string): void;
+  retire(clientId: string): void;
+  revoke(clientId: string): void;
+  busy: boolean;
+}
+
+function CredentialTable({ credentials, actions }: { credentials: Credential[]; actions: CredentialActions }) {
+  if (credentials.length === 0) return <p class="empty">No credentials issued to this user.</p>;
+  return (
+    <table aria-labelledby="credentials-heading">
+      <thead>
+        <tr>
+          <th scope="col">Client id</th>
+          <th scope="col">Issued</th>
+          <th scope="col">Last used</th>
+          <th scope="col">State</th>
+          <th scope="col">
+            <span class="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {credentials.map((c) => (
+          <tr key={c.clientId}>
+            <td class="mono">{c.clientId}</td>
+            <td>{formatTime(c.createdAt)}</td>
+            <td>{formatTime(c.lastUsedAt)}</td>
+            <td>{c.status === 'revoked' ? `revoked ${formatTime(c.revokedAt)}` : `active (${c.activeSecrets} secret${c.activeSecrets === 1 ? '' : 's'})`}</td>
+            <td class="actions">{c.status === 'revoked' ? null : <CredentialButtons credential={c} actions={actions} />}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function CredentialButtons({ credential: c, actions }: { credential: Credential; actions: CredentialActions }) {
+  return (
+    <>
+      <button type="button" disabled={actions.busy} onClick={() => actions.rotate(c.clientId)}>
+        Rotate secret<span class="visually-hidden"> of {c.clientId}</span>
+      </button>{' '}
+      {c.activeSecrets > 1 ? (
+        <>
+          <ConfirmButton label="Retire previous secret" confirmLabel="Confirm: retire previous secret" what={`of ${c.clientId}`} onConfirm={() => actions.retire(c.clientId)} />{' '}
+        </>
+      ) : null}
+      <ConfirmButton label="Revoke" confirmLabel="Confirm: revoke" what={c.clientId} onConfirm={() => actions.revoke(c.clientId)} />
+    </>
   );
 }
 
