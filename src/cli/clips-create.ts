@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createClip, MAX_CLIP_MS as MAX_MS } from '../operations/clips.js';
+import { createClip, MAX_CLIP_MS as MAX_MS, MIN_CLIP_MS } from '../operations/clips.js';
 import { nameArgument, uuidArgument } from './arguments.js';
 import { endpointOptions, perform, type EndpointOptions } from './endpoint.js';
 import { emit, JSON_FLAG, JSON_FLAG_HELP, usageError, type OutputOptions } from './output.js';
@@ -27,8 +27,8 @@ export function registerClipsCreateCommand(clips: Command): void {
       .command('create')
       .description('make a clip of a session video; a running server cuts it (its status: GENERATING, then GENERATED)')
       .requiredOption('--session <uuid>', 'the session whose video it is cut from')
-      .requiredOption('--start-ms <ms>', 'where it starts, in milliseconds from the start of the video')
-      .requiredOption('--end-ms <ms>', 'where it ends (after --start-ms, within the video)')
+      .requiredOption('--start-ms <ms>', "where it starts, in milliseconds from the start of the video (at or before the video's last frame)")
+      .requiredOption('--end-ms <ms>', `where it ends: within the video, at least ${MIN_CLIP_MS} ms after --start-ms`)
       .requiredOption('--name <name>', 'its name')
       .option('--note <text>', 'a note (the API\'s clip description)')
       .option(JSON_FLAG, JSON_FLAG_HELP),

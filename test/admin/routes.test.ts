@@ -232,6 +232,8 @@ describe('role matrix: each role is refused what it may not do', () => {
     ['GET', `/admin/api/tests/${myTest}/clips`, undefined, ['operator', 'account-admin']],
     ['GET', `/admin/api/tests/${myTest}/reels`, undefined, ['operator', 'account-admin']],
     ['POST', `/admin/api/tests/${myTest}/reels`, { name: 'Reel', clipIds: [randomUUID()] }, ['operator', 'account-admin']],
+    ['POST', `/admin/api/clips/${randomUUID()}/retry`, undefined, ['operator', 'account-admin']],
+    ['POST', `/admin/api/reels/${randomUUID()}/retry`, undefined, ['operator', 'account-admin']],
     ['GET', '/admin/api/jobs', undefined, ['operator']],
     ['GET', '/admin/api/keys', undefined, ['operator']],
     ['POST', '/admin/api/keys/rotate', undefined, ['operator']],

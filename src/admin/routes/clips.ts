@@ -1,14 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ClipView, createClip, listClips, listClipsOfTest, MAX_CLIP_MS, MAX_TEST_CLIPS } from '../../operations/clips.js';
+import type { FastifyInstance } from 'fastify';
+import { ClipView, createClip, listClips, listClipsOfTest, MAX_CLIP_MS, MAX_TEST_CLIPS, MIN_CLIP_MS, retryClip } from '../../operations/clips.js';
 import type { OperationDeps } from '../../operations/deps.js';
 import { conflict } from '../../store/conflicts.js';
-import type { Session } from '../../store/store.js';
-import { callerOf, requireRole } from '../caller.js';
 import { adminResponses, Text, Uuid } from '../schemas.js';
-import { requireTestAccess } from './access.js';
+import { requireOfVisibleTest, requireTestAccess } from './access.js';
 
 const SessionParams = Type.Object({ sessionId: Uuid });
+const ClipParams = Type.Object({ clipId: Uuid });
 const TestParams = Type.Object({ testId: Uuid });
 const Milliseconds = Type.Integer({ minimum: 0, maximum: MAX_CLIP_MS, description: 'Milliseconds from the start of the video.' });
 const CreateClipBody = Type.Object(
@@ -17,27 +16,15 @@ const CreateClipBody = Type.Object(
 );
 const tags = ['Clips and reels'];
 
-/** A session the caller may see, found by its id alone; one they may not see is "no session", as an unknown one. */
-async function requireSession(request: FastifyRequest, deps: OperationDeps, sessionId: string): Promise<Session> {
-  requireRole(request, 'account-admin');
-  const session = await deps.store.sessions.findSession(sessionId);
-  if (!session) throw conflict.noSession(sessionId);
-  try {
-    await requireTestAccess(request, deps.store, session.testId);
-  } catch {
-    throw conflict.noSession(sessionId);
-  }
-  return session;
-}
-
 /** Clips of session videos (`results-api clips`): operators, and account admins within their workspaces. */
 export function registerClipRoutes(app: FastifyInstance, deps: OperationDeps): void {
   app.get<{ Params: Static<typeof SessionParams> }>(
     '/admin/api/sessions/:sessionId/clips',
     { schema: { tags, summary: "A session's clips, in the order they start, with their status", params: SessionParams, response: adminResponses({ 200: Type.Array(ClipView) }, [404]) } },
     async (request) => {
-      const session = await requireSession(request, deps, request.params.sessionId.toLowerCase());
-      return listClips(deps, session.sessionId);
+      const sessionId = request.params.sessionId.toLowerCase();
+      await requireOfVisibleTest(request, deps.store, await deps.store.sessions.findSession(sessionId), () => conflict.noSession(sessionId));
+      return listClips(deps, sessionId);
     },
   );
 
@@ -47,16 +34,19 @@ export function registerClipRoutes(app: FastifyInstance, deps: OperationDeps): v
       schema: {
         tags,
         summary: "Clip a session's video (a running server cuts it: GENERATING, then GENERATED)",
-        description: 'The range must be non-empty and end within the video; the session must have a video. Nothing is written otherwise.',
+        description:
+          `The clip lasts at least ${MIN_CLIP_MS} ms, ends within the video and starts at or before its last frame (a later start ` +
+          'has no picture to cut); the session must have a video. Nothing is written otherwise (400 naming the field and the rule).',
         params: SessionParams,
         body: CreateClipBody,
         response: adminResponses({ 201: ClipView }, [404]),
       },
     },
     async (request, reply) => {
-      const session = await requireSession(request, deps, request.params.sessionId.toLowerCase());
+      const sessionId = request.params.sessionId.toLowerCase();
+      const { caller } = await requireOfVisibleTest(request, deps.store, await deps.store.sessions.findSession(sessionId), () => conflict.noSession(sessionId));
       const { startMs, endMs, name, description } = request.body;
-      const clip = await createClip(deps, { sessionId: session.sessionId, startMs, endMs, name: name.trim(), description: description?.trim() }, callerOf(request));
+      const clip = await createClip(deps, { sessionId, startMs, endMs, name: name.trim(), description: description?.trim() }, caller);
       return reply.code(201).send(clip);
     },
   );
@@ -74,6 +64,24 @@ export function registerClipRoutes(app: FastifyInstance, deps: OperationDeps): v
     async (request) => {
       const { test } = await requireTestAccess(request, deps.store, request.params.testId.toLowerCase());
       return listClipsOfTest(deps, test.id);
+    },
+  );
+
+  app.post<{ Params: Static<typeof ClipParams> }>(
+    '/admin/api/clips/:clipId/retry',
+    {
+      schema: {
+        tags,
+        summary: 'Cut a failed clip again (ERROR, then GENERATING): a new set of attempts, audited',
+        description: 'Refused (409) unless the clip is in ERROR, and (400) when its range can no longer be cut from its session\'s video.',
+        params: ClipParams,
+        response: adminResponses({ 200: ClipView }, [404, 409]),
+      },
+    },
+    async (request) => {
+      const clipId = request.params.clipId.toLowerCase();
+      const { caller } = await requireOfVisibleTest(request, deps.store, await deps.store.clips.findClip(clipId), () => conflict.noClip(clipId));
+      return retryClip(deps, clipId, caller);
     },
   );
 }

@@ -272,4 +272,9 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
       CREATE INDEX admin_clients_by_admin ON admin_clients (admin_id);
     `,
   },
+  {
+    // When each video's last frame starts; see sqlite/migrations.ts version 10.
+    version: 9,
+    sql: `ALTER TABLE videos ADD COLUMN last_frame_ms BIGINT;`,
+  },
 ];

@@ -310,4 +310,10 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
       CREATE UNIQUE INDEX sessions_by_id ON sessions (session_id);
     `,
   },
+  {
+    // When each video's last frame starts (issue 30): a clip starting later has no picture, so
+    // clips are refused there. Null for videos imported before: a second's margin stands in.
+    version: 10,
+    sql: `ALTER TABLE videos ADD COLUMN last_frame_ms INTEGER;`,
+  },
 ];
