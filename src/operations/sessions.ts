@@ -19,6 +19,8 @@ export const SessionRow = Type.Object(
     status: Type.String(),
     startTime: Time,
     finishTime: NullableTime,
+    hasVideo: Type.Boolean({ description: 'Whether a video was imported for the session.' }),
+    hasTranscript: Type.Boolean({ description: 'Whether a transcript was imported for the session.' }),
   },
   { title: 'AdminSession' },
 );
@@ -30,11 +32,14 @@ export interface SessionsQuery {
   offset: number;
 }
 
-/** A page of the test's sessions of every status (or one), newest first, and how many match. */
+/** A page of the test's sessions of every status (or one), newest first, each marked with the media it has, and how many match. */
 export async function listTestSessions(d: Pick<OperationDeps, 'store'>, test: Test, query: SessionsQuery): Promise<Static<typeof SessionsPage>> {
   const { status, limit, offset } = query;
   const sessions = await d.store.sessions.listSessions(test.id, offset, limit, status === undefined ? {} : { status });
-  const totalCount = status === undefined ? test.sessionCount : await d.store.sessions.countSessions(test.id, status);
+  const [totalCount, media] = await Promise.all([
+    status === undefined ? test.sessionCount : d.store.sessions.countSessions(test.id, status),
+    d.store.sessions.mediaOf(sessions.map((s) => s.sessionId)),
+  ]);
   return {
     sessions: sessions.map((s) => ({
       sessionId: s.sessionId,
@@ -42,6 +47,8 @@ export async function listTestSessions(d: Pick<OperationDeps, 'store'>, test: Te
       status: s.status,
       startTime: isoTime(s.startTime),
       finishTime: s.finishTime === null ? null : isoTime(s.finishTime),
+      hasVideo: media.videos.has(s.sessionId),
+      hasTranscript: media.transcripts.has(s.sessionId),
     })),
     totalCount,
   };

@@ -96,6 +96,14 @@ export function describeVideoContract(name: string, makeStore: (clock: ManualClo
       expect((await store.videos.saveVideo(video(1), by)).outcome).toBe('unchanged');
     });
 
+    it('tells which of a page of sessions have a video and which a transcript', async () => {
+      await store.videos.saveVideo(video(1), by);
+      await store.transcripts.importTranscripts(testId, [{ sessionId: sessionId(2), vtt: 'WEBVTT\n\n00:00.000 --> 00:01.000\nHello\n' }], by);
+      const media = await store.sessions.mediaOf([sessionId(1), sessionId(2), sessionId(9)]);
+      expect(media).toEqual({ videos: new Set([sessionId(1)]), transcripts: new Set([sessionId(2)]) });
+      expect(await store.sessions.mediaOf([])).toEqual({ videos: new Set(), transcripts: new Set() });
+    });
+
     it('refuses a video for a session that does not exist', async () => {
       const error = await store.videos.saveVideo(video(9), by).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StoreConflictError);

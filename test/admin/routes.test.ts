@@ -215,6 +215,7 @@ describe('role matrix: each role is refused what it may not do', () => {
     ['POST', `/admin/api/credentials/0oa${'Z'.repeat(17)}/rotate`, undefined, ['operator', 'support']],
     ['POST', `/admin/api/credentials/0oa${'Z'.repeat(17)}/retire-previous`, undefined, ['operator', 'support']],
     ['POST', `/admin/api/credentials/0oa${'Z'.repeat(17)}/revoke`, undefined, ['operator', 'support']],
+    ['GET', '/admin/api/public-endpoints', undefined, ['operator', 'support']],
     ['GET', '/admin/api/workspaces', undefined, ['operator', 'account-admin']],
     ['POST', '/admin/api/workspaces', workspaceBody, ['operator']],
     ['GET', `/admin/api/workspaces/${mine}/members`, undefined, ['operator', 'account-admin']],

@@ -248,4 +248,30 @@ export function ConfirmButton(props: { label: string; confirmLabel: string; what
   );
 }
 
+/** A clip's or reel's status: GENERATING, GENERATED, or ERROR with why, and a button to try again. */
+export function JobStatus(props: { status: string; lastError: string | null; what: string; busy: boolean; onRetry: () => void }) {
+  return (
+    <>
+      {props.status}
+      {props.lastError ? <span class="hint"> ({props.lastError})</span> : null}
+      {props.status === 'ERROR' ? (
+        <>
+          {' '}
+          <button type="button" disabled={props.busy} onClick={props.onRetry}>
+            Retry<span class="visually-hidden"> {props.what}</span>
+          </button>
+        </>
+      ) : null}
+    </>
+  );
+}
+
 export const formatTime = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString() : '—');
+
+/** 83_500 ms → "1:23.5": how a player shows a position. */
+export function formatMs(ms: number): string {
+  const tenths = Math.round(ms / 100);
+  const minutes = Math.floor(tenths / 600);
+  const seconds = (tenths % 600) / 10;
+  return `${minutes}:${seconds.toFixed(1).padStart(4, '0')}`;
+}

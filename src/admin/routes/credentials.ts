@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { CLIENT_ID_PATTERN } from '../../oauth/client-secrets.js';
-import { issueCredential, listCredentials, retirePreviousSecret, revokeCredential, rotateCredential } from '../../operations/credentials.js';
+import { issueCredential, listCredentials, publicEndpoints, retirePreviousSecret, revokeCredential, rotateCredential } from '../../operations/credentials.js';
 import type { OperationDeps } from '../../operations/deps.js';
-import { CredentialView, IssuedCredential, RetiredCredential, RevokedCredential, RotatedCredential } from '../../operations/views.js';
+import { CredentialView, IssuedCredential, PublicEndpoints, RetiredCredential, RevokedCredential, RotatedCredential } from '../../operations/views.js';
 import { requireRole } from '../caller.js';
 import { emailField } from '../fields.js';
 import { adminResponses, Email } from '../schemas.js';
@@ -78,5 +78,14 @@ export function registerCredentialRoutes(app: FastifyInstance, deps: OperationDe
       schema: { ...creds, summary: 'Revoke a credential: its tokens stop working on the next request', params: ClientIdParams, response: adminResponses({ 200: RevokedCredential }, [404]) },
     },
     async (request) => revokeCredential(deps, request.params.clientId, requireRole(request, 'support')),
+  );
+
+  app.get(
+    '/admin/api/public-endpoints',
+    { schema: { ...creds, summary: 'Where API users get tokens and read results (what a rotated secret is handed over with)', response: adminResponses({ 200: PublicEndpoints }) } },
+    async (request) => {
+      requireRole(request, 'support');
+      return publicEndpoints(deps);
+    },
   );
 }

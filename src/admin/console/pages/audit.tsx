@@ -74,7 +74,9 @@ export function AuditPage({ route }: { route: Route }) {
                     <td>{e.actor}</td>
                     <td class="mono">{e.action}</td>
                     <td class="mono">{e.subject}</td>
-                    <td class="mono">{Object.keys(e.details).length > 0 ? JSON.stringify(e.details) : ''}</td>
+                    <td>
+                      <AuditDetails details={e.details} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -83,5 +85,21 @@ export function AuditPage({ route }: { route: Route }) {
         }}
       </LoadedView>
     </Page>
+  );
+}
+
+/** An event's details as name and value pairs, long values wrapped (never a page that scrolls sideways). */
+function AuditDetails({ details }: { details: Record<string, unknown> }) {
+  const entries = Object.entries(details);
+  if (entries.length === 0) return null;
+  return (
+    <dl class="audit-details">
+      {entries.map(([name, value]) => (
+        <div key={name}>
+          <dt>{name}</dt>
+          <dd class="mono">{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }

@@ -152,6 +152,7 @@ function SessionTable({ testId, sessions }: { testId: string; sessions: SessionR
           <th scope="col">Status</th>
           <th scope="col">Started</th>
           <th scope="col">Finished</th>
+          <th scope="col">Media</th>
         </tr>
       </thead>
       <tbody>
@@ -165,9 +166,27 @@ function SessionTable({ testId, sessions }: { testId: string; sessions: SessionR
             <td>{s.status}</td>
             <td>{formatTime(s.startTime)}</td>
             <td>{formatTime(s.finishTime)}</td>
+            <td>
+              <MediaMarks session={s} />
+            </td>
           </tr>
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** Which media a session has, as words (read out as they are shown): "video", "transcript", or a dash. */
+function MediaMarks({ session }: { session: SessionRow }) {
+  const marks = [session.hasVideo ? 'video' : null, session.hasTranscript ? 'transcript' : null].filter((mark) => mark !== null);
+  if (marks.length === 0) return <span class="hint">—</span>;
+  return (
+    <span class="media-marks">
+      {marks.map((mark) => (
+        <span key={mark} class={`media-mark ${mark}`}>
+          {mark}
+        </span>
+      ))}
+    </span>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { credentialsApi, usersApi, type ApiUser, type Credential, type IssuedCredential, type RotatedCredential } from '../admin-api.js';
+import { credentialsApi, usersApi, type ApiUser, type Credential, type IssuedCredential, type RotatedCredential, type WhereToUse } from '../admin-api.js';
 import { href, type Route } from '../router.js';
 import { ConfirmButton, CopyField, ErrorMessage, Field, InlineForm, LoadedView, Notice, Page, formatTime, useAction, useLoad } from '../ui.js';
 
@@ -107,7 +107,7 @@ function UserStatus({ email }: { email: string }) {
 /** The user's credentials: issue one, rotate or retire a secret, revoke; a new secret is shown once. */
 function CredentialsSection({ email }: { email: string }) {
   const credentials = useLoad(() => credentialsApi.list(email), [email]);
-  const [secret, setSecret] = useState<{ issued: IssuedCredential | RotatedCredential; note: string } | undefined>(undefined);
+  const [secret, setSecret] = useState<{ issued: IssuedCredential | (RotatedCredential & WhereToUse); note: string } | undefined>(undefined);
   const [notice, setNotice] = useState('');
   const issue = useAction(async () => {
     const issued = await credentialsApi.issue(email);
@@ -115,9 +115,10 @@ function CredentialsSection({ email }: { email: string }) {
     credentials.reload();
   });
   const rotate = useAction(async (clientId: string) => {
-    const rotated = await credentialsApi.rotate(clientId);
+    // Handed over with the same facts as a new credential: where to get tokens and read results.
+    const [rotated, endpoints] = await Promise.all([credentialsApi.rotate(clientId), credentialsApi.publicEndpoints()]);
     const previous = ` The previous secret keeps working until ${formatTime(rotated.previousSecretExpiresAt)}.`;
-    setSecret({ issued: rotated, note: `New secret for ${clientId}.${previous}` });
+    setSecret({ issued: { ...endpoints, ...rotated }, note: `New secret for ${clientId}.${previous}` });
     credentials.reload();
   });
   const retire = useAction(async (clientId: string) => {
@@ -205,7 +206,7 @@ function CredentialButtons({ credential: c, actions }: { credential: Credential;
  * A new secret, shown this once (the server keeps only its hash), with everything the API user
  * needs beside it. It takes the focus so a screen reader reads it at once.
  */
-function SecretPanel({ issued, note, onDone }: { issued: IssuedCredential | RotatedCredential; note: string; onDone: () => void }) {
+function SecretPanel({ issued, note, onDone }: { issued: IssuedCredential | (RotatedCredential & WhereToUse); note: string; onDone: () => void }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [issued.clientSecret]);
   return (
@@ -216,13 +217,9 @@ function SecretPanel({ issued, note, onDone }: { issued: IssuedCredential | Rota
       <p>{note} Send these to the API user through a secure channel.</p>
       <CopyField label="Client id" value={issued.clientId} />
       <CopyField label="Client secret" value={issued.clientSecret} />
-      {'tokenUrl' in issued ? (
-        <>
-          <CopyField label="Token URL" value={issued.tokenUrl} />
-          <CopyField label="Authorization server id" value={issued.authorizationServerId} />
-          {issued.baseUrl ? <CopyField label="Results API base URL" value={issued.baseUrl} /> : null}
-        </>
-      ) : null}
+      <CopyField label="Token URL" value={issued.tokenUrl} />
+      <CopyField label="Authorization server id" value={issued.authorizationServerId} />
+      {issued.baseUrl ? <CopyField label="Results API base URL" value={issued.baseUrl} /> : null}
       <button type="button" onClick={onDone}>
         I have copied it: hide the secret
       </button>
