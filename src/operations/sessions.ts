@@ -26,6 +26,15 @@ export const SessionRow = Type.Object(
 );
 export const SessionsPage = Type.Object({ sessions: Type.Array(SessionRow), totalCount: Type.Integer({ minimum: 0 }) }, { title: 'AdminSessionPage' });
 
+/** A session as both answers show it: its ids, status and times. */
+const summaryOf = (s: Session) => ({
+  sessionId: s.sessionId,
+  audienceId: s.audienceId,
+  status: s.status,
+  startTime: isoTime(s.startTime),
+  finishTime: s.finishTime === null ? null : isoTime(s.finishTime),
+});
+
 export interface SessionsQuery {
   status?: string | undefined;
   limit: number;
@@ -42,11 +51,7 @@ export async function listTestSessions(d: Pick<OperationDeps, 'store'>, test: Te
   ]);
   return {
     sessions: sessions.map((s) => ({
-      sessionId: s.sessionId,
-      audienceId: s.audienceId,
-      status: s.status,
-      startTime: isoTime(s.startTime),
-      finishTime: s.finishTime === null ? null : isoTime(s.finishTime),
+      ...summaryOf(s),
       hasVideo: media.videos.has(s.sessionId),
       hasTranscript: media.transcripts.has(s.sessionId),
     })),
@@ -92,14 +97,7 @@ export async function sessionOverview(d: Pick<OperationDeps, 'store'>, session: 
     listClips(d, session.sessionId),
   ]);
   return {
-    session: {
-      sessionId: session.sessionId,
-      testId: test.id,
-      audienceId: session.audienceId,
-      status: session.status,
-      startTime: isoTime(session.startTime),
-      finishTime: session.finishTime === null ? null : isoTime(session.finishTime),
-    },
+    session: { ...summaryOf(session), testId: test.id },
     details: sessionResultsView(session, test, details),
     hasTranscript: transcript !== null,
     video: video ? { durationMs: video.durationMs, width: video.width, height: video.height, hasAudio: video.hasAudio, hasPoster: video.posterKey !== null } : null,
