@@ -162,6 +162,24 @@ export function useAction<A extends unknown[], R>(run: (...args: A) => Promise<R
   return { act, busy, error, setError };
 }
 
+/** The header cell of a column of row actions: it has no visible title, but a name for assistive technology. */
+export const ACTIONS = Symbol('actions');
+
+/** A table's header row, one column header per name. */
+export function TableHead({ columns }: { columns: readonly (string | typeof ACTIONS)[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column, i) => (
+          <th key={i} scope="col">
+            {column === ACTIONS ? <span class="visually-hidden">Actions</span> : column}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 /** Previous/next for a paged list. */
 export function Pager(props: { page: number; hasNext: boolean; onPage: (page: number) => void; label: string }) {
   return (
@@ -265,6 +283,9 @@ export function JobStatus(props: { status: string; lastError: string | null; wha
     </>
   );
 }
+
+/** "1 test", "3 tests": how many, with the noun agreeing. */
+export const counted = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 export const formatTime = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString() : '—');
 

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { adminsApi, workspacesApi, type AdminSetupLink, type ListedAdmin } from '../admin-api.js';
 import type { AdminRole } from '../session.js';
 import { roleName } from '../roles.js';
-import { ConfirmButton, CopyField, ErrorMessage, Field, InlineForm, LoadedView, Notice, Page, SelectField, formatTime, useAction, useLoad } from '../ui.js';
+import { ACTIONS, ConfirmButton, CopyField, ErrorMessage, Field, InlineForm, LoadedView, Notice, Page, SelectField, TableHead, counted, formatTime, useAction, useLoad } from '../ui.js';
 
 const ROLES: readonly AdminRole[] = ['support', 'account-admin', 'operator'];
 
@@ -87,18 +87,8 @@ interface AdminTableProps {
 function AdminTable({ admins, names, onRenew, onAssignment }: AdminTableProps) {
   return (
     <table>
-      <caption>{admins.length === 1 ? '1 admin account' : `${admins.length} admin accounts`}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Email</th>
-          <th scope="col">Role</th>
-          <th scope="col">Account</th>
-          <th scope="col">Workspaces administered</th>
-          <th scope="col">
-            <span class="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <caption>{counted(admins.length, 'admin account')}</caption>
+      <TableHead columns={['Email', 'Role', 'Account', 'Workspaces administered', ACTIONS]} />
       <tbody>
         {admins.map((admin) => (
           <tr key={admin.id}>

@@ -2,7 +2,7 @@ import { useId, useRef, useState } from 'preact/hooks';
 import { ApiError, upload } from '../api.js';
 import { testsApi, workspacesApi, type ImportReport, type RefusedImport, type Test } from '../admin-api.js';
 import { href, type Route } from '../router.js';
-import { ErrorMessage, LoadedView, Notice, Page, SelectField, useLoad } from '../ui.js';
+import { ErrorMessage, LoadedView, Notice, Page, SelectField, TableHead, useLoad } from '../ui.js';
 
 type Outcome = { kind: 'imported'; report: ImportReport } | { kind: 'bad-lines'; refusal: RefusedImport } | { kind: 'failed'; error: unknown };
 
@@ -132,12 +132,7 @@ function ImportOutcome({ outcome, testId }: { outcome: Outcome | undefined; test
       <h2 id="bad-lines-heading">{lines.length === 1 ? 'The bad line' : 'The bad lines'}</h2>
       <div class="line-errors">
         <table aria-labelledby="bad-lines-heading">
-          <thead>
-            <tr>
-              <th scope="col">Line</th>
-              <th scope="col">Problem</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Line', 'Problem']} />
           <tbody>
             {lines.map(([text, line, problem]) => (
               <tr key={text}>

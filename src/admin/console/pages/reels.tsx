@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { reelsApi, type Clip, type HighlightReel } from '../admin-api.js';
-import { ErrorMessage, Field, JobStatus, LoadedView, Notice, formatMs, formatTime, useAction, useLoad } from '../ui.js';
+import { ErrorMessage, Field, JobStatus, LoadedView, Notice, TableHead, formatMs, formatTime, useAction, useLoad } from '../ui.js';
 
 /** A test's highlight reels, and a form to join chosen clips of its sessions into a new one. */
 export function ReelsSection({ testId }: { testId: string }) {
@@ -28,15 +28,7 @@ function ReelTable({ reels, onRefresh }: { reels: HighlightReel[]; onRefresh: ()
         <p class="empty">No highlight reels of this test yet.</p>
       ) : (
         <table aria-labelledby="reels-heading">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Clips</th>
-              <th scope="col">Length</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Clips', 'Length', 'Status', 'Created']} />
           <tbody>
             {reels.map((r) => (
               <tr key={r.reelId}>

@@ -1,7 +1,7 @@
 import type { RefObject } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { sessionsApi, type Clip } from '../admin-api.js';
-import { ErrorMessage, Field, JobStatus, LoadedView, Notice, formatMs, useAction, useLoad } from '../ui.js';
+import { ErrorMessage, Field, JobStatus, LoadedView, Notice, TableHead, formatMs, useAction, useLoad } from '../ui.js';
 
 /** The player (its link asked for when the page opens: it expires), the clip form and the session's clips. */
 export function Recording(props: { testId: string; sessionId: string; durationMs: number; player: RefObject<HTMLVideoElement | null> }) {
@@ -109,15 +109,7 @@ function ClipTable({ clips, onRefresh }: { clips: Clip[]; onRefresh: () => void 
         <p class="empty">No clips of this session yet.</p>
       ) : (
         <table aria-labelledby="clips-heading">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">From</th>
-              <th scope="col">To</th>
-              <th scope="col">Status</th>
-              <th scope="col">Note</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'From', 'To', 'Status', 'Note']} />
           <tbody>
             {clips.map((c) => (
               <tr key={c.clipUuid}>

@@ -1,6 +1,6 @@
 import type { PlanTask, SessionTask, SessionTaskGroup } from '../admin-api.js';
 import { planTasksOf, readableAnswer, type ReadableAnswer } from '../answers.js';
-import { formatMs } from '../ui.js';
+import { TableHead, formatMs } from '../ui.js';
 
 const BAND_RANGE = { detractor: '0–6', passive: '7–8', promoter: '9–10' } as const;
 
@@ -70,15 +70,7 @@ export function TaskTable({ tasks, plan }: { tasks: SessionTask[]; plan: PlanTas
   const planTasks = planTasksOf(tasks, plan);
   return (
     <table aria-labelledby="tasks-heading">
-      <thead>
-        <tr>
-          <th scope="col">#</th>
-          <th scope="col">Task</th>
-          <th scope="col">Type</th>
-          <th scope="col">Answer</th>
-          <th scope="col">When</th>
-        </tr>
-      </thead>
+      <TableHead columns={['#', 'Task', 'Type', 'Answer', 'When']} />
       <tbody>
         {tasks.map((t, i) => (
           <tr key={t.uuid}>
@@ -100,13 +92,7 @@ export function TaskGroupTable({ groups }: { groups: SessionTaskGroup[] }) {
   if (groups.length === 0) return <p class="empty">No task groups.</p>;
   return (
     <table aria-labelledby="groups-heading">
-      <thead>
-        <tr>
-          <th scope="col">Group</th>
-          <th scope="col">Type</th>
-          <th scope="col">Result</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Group', 'Type', 'Result']} />
       <tbody>
         {groups.map((g) => (
           <tr key={g.uuid}>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { credentialsApi, usersApi, type ApiUser, type Credential, type IssuedCredential, type RotatedCredential, type WhereToUse } from '../admin-api.js';
 import { href, type Route } from '../router.js';
-import { ConfirmButton, CopyField, ErrorMessage, Field, InlineForm, LoadedView, Notice, Page, formatTime, useAction, useLoad } from '../ui.js';
+import { ACTIONS, ConfirmButton, CopyField, ErrorMessage, Field, InlineForm, LoadedView, Notice, Page, TableHead, counted, formatTime, useAction, useLoad } from '../ui.js';
 
 export function UsersPage({ route }: { route: Route }) {
   const email = route.segments[1];
@@ -34,14 +34,8 @@ function UserTable({ users }: { users: ApiUser[] }) {
   if (users.length === 0) return <p class="empty">No API users yet.</p>;
   return (
     <table>
-      <caption>{users.length === 1 ? '1 API user' : `${users.length} API users`}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Email</th>
-          <th scope="col">Status</th>
-          <th scope="col">Registered</th>
-        </tr>
-      </thead>
+      <caption>{counted(users.length, 'API user')}</caption>
+      <TableHead columns={['Email', 'Status', 'Registered']} />
       <tbody>
         {users.map((u) => (
           <tr key={u.id}>
@@ -160,17 +154,7 @@ function CredentialTable({ credentials, actions }: { credentials: Credential[]; 
   if (credentials.length === 0) return <p class="empty">No credentials issued to this user.</p>;
   return (
     <table aria-labelledby="credentials-heading">
-      <thead>
-        <tr>
-          <th scope="col">Client id</th>
-          <th scope="col">Issued</th>
-          <th scope="col">Last used</th>
-          <th scope="col">State</th>
-          <th scope="col">
-            <span class="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <TableHead columns={['Client id', 'Issued', 'Last used', 'State', ACTIONS]} />
       <tbody>
         {credentials.map((c) => (
           <tr key={c.clientId}>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { PRODUCT_TYPES, testsApi, workspacesApi, type ProductType, type Workspace } from '../admin-api.js';
 import { href, type Route } from '../router.js';
 import { useSignedIn } from '../session.js';
-import { ConfirmButton, ErrorMessage, Field, InlineForm, LoadedView, Notice, Page, SelectField, formatTime, useAction, useLoad } from '../ui.js';
+import { ACTIONS, ConfirmButton, ErrorMessage, Field, InlineForm, LoadedView, Notice, Page, SelectField, TableHead, counted, formatTime, useAction, useLoad } from '../ui.js';
 
 export function WorkspacesPage({ route }: { route: Route }) {
   const id = route.segments[1];
@@ -42,14 +42,8 @@ function WorkspaceTable({ workspaces }: { workspaces: Workspace[] }) {
   if (workspaces.length === 0) return <p class="empty">No workspaces yet.</p>;
   return (
     <table>
-      <caption>{workspaces.length === 1 ? '1 workspace' : `${workspaces.length} workspaces`}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Id</th>
-          <th scope="col">Created</th>
-        </tr>
-      </thead>
+      <caption>{counted(workspaces.length, 'workspace')}</caption>
+      <TableHead columns={['Name', 'Id', 'Created']} />
       <tbody>
         {workspaces.map((w) => (
           <tr key={w.id}>
@@ -109,15 +103,7 @@ function MembersSection({ workspaceId }: { workspaceId: string }) {
             <p class="empty">No members yet.</p>
           ) : (
             <table aria-labelledby="members-heading">
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Added</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={['Email', 'Added', ACTIONS]} />
               <tbody>
                 {list.map((m) => (
                   <tr key={m.email}>
