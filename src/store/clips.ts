@@ -100,15 +100,14 @@ export class ClipRepository {
    */
   createClip(input: ClipInput, by: Actor): Promise<Clip> {
     return this.db.write(null, async (tx) => {
-      const video = await tx.one<{ test_id: string; duration_ms: number; last_frame_ms: number | null; regions: unknown }>(
-        'SELECT test_id, duration_ms, last_frame_ms, regions FROM videos WHERE session_id = @sessionId',
-        { sessionId: input.sessionId },
-      );
+      const video = await tx.one<{ test_id: string; regions: unknown }>(`SELECT v.test_id, v.regions, ${VIDEO_COLUMNS} FROM videos v WHERE v.session_id = @sessionId`, {
+        sessionId: input.sessionId,
+      });
       if (!video) {
         const session = await tx.one('SELECT 1 AS found FROM sessions WHERE session_id = @sessionId', { sessionId: input.sessionId });
         throw session ? conflict.noVideo(input.sessionId) : conflict.noSession(input.sessionId);
       }
-      requireCuttable(input, { durationMs: Number(video.duration_ms), lastFrameMs: video.last_frame_ms === null ? null : Number(video.last_frame_ms) });
+      requireCuttable(input, cutVideoOf(video)!);
       const regions = (typeof video.regions === 'string' ? JSON.parse(video.regions) : video.regions) as { camera?: unknown };
       const layout: ClipLayout = input.layout ?? { mainStream: 'SCREEN', pipPosition: 'BOTTOM_RIGHT', pipState: regions.camera ? 'OPENED' : 'CLOSED' };
       const id = randomUUID();
