@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import type { AccessReads } from './access/access-cache.js';
 import type { ResourceAccess } from './access/resource-access.js';
 import { registerApiRoutes } from './api-routes.js';
@@ -56,6 +56,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Overrides the logger built from config (tests capture logs with it). */
   logger?: FastifyServerOptions['loggerInstance'];
+  /** Sees every route as it is registered, `this` its scope (tests derive checks from the route table). */
+  onRoute?: ((this: FastifyInstance, route: RouteOptions) => void) | undefined;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -84,6 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerUnparsedRequest,
   });
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
   const hsts = sendsHsts(deps.config.publicUrl);
   limitConnectionsPerAddress(app.server, deps.config.connections.maxPerAddress, (address) =>
     app.log.warn({ address, limit: deps.config.connections.maxPerAddress }, 'refusing connections over the per-address limit'),

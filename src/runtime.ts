@@ -15,7 +15,7 @@ import type { SharedRedis } from './redis/shared-redis.js';
 import { openStoreWithFeed } from './store/open-store.js';
 import { openMediaStorage, type OpenedMediaStorage } from './media/storage/open-media-storage.js';
 
-export type Runtime = Omit<AppDeps, 'logger' | 'media'> & {
+export type Runtime = Omit<AppDeps, 'logger' | 'media' | 'onRoute'> & {
   /** Session videos and other media (MEDIA_URL). */
   media: OpenedMediaStorage;
   feed: ChangeFeed;
