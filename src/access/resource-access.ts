@@ -37,14 +37,17 @@ export type AccessStore = Pick<Store, 'directory' | 'sessionDetails' | 'transcri
 
 /**
  * Who may see what: the one place that answers "may this caller see this test, session,
- * transcript, video, clip, highlight reel or workspace?" for the REST API, the Legacy (v1)
- * family and whatever else serves a caller. Each resolver takes the id as the caller sent it
- * (any case), returns the resource, or throws the one not-found error of its kind; nothing
- * outside src/store/ asks the store for a resource on a caller's behalf but through here.
+ * its details, transcript, video, clip, highlight reel or workspace?" for the REST API, the
+ * Legacy (v1) family and whatever else serves a caller (MCP tools, webhook deliveries). Each
+ * resolver takes the id as the caller sent it (any case), returns the resource, or throws the
+ * one not-found error of its kind; nothing outside src/store/ asks the store for a resource a
+ * caller names but through here. What a resource returned here lists (a test's sessions and
+ * reels, a video's clips, a reel's clips) the domain reads from that resource.
  *
- * A caller sees what lies in the workspaces where its email is a member. Membership is read
- * through AccessReads (cached per process, dropped on any change), so a removed member is
- * refused on the next request and a list request pays no extra read.
+ * A caller sees what lies in the workspaces where its email is a member. Whether it may see a
+ * test, and which test a session belongs to, are read through AccessReads (cached per process,
+ * dropped on any change), so a removed member is refused on the next request and a list
+ * request pays no extra read.
  */
 export class ResourceAccess {
   constructor(
@@ -67,7 +70,10 @@ export class ResourceAccess {
     return this.visibleSession(caller, 'session', uuidKey(sessionId), 'sessions');
   }
 
-  /** What a session the caller may see contains: its stored details document (null: none imported). */
+  /**
+   * The details of a session the caller may see (session() decides): its stored document, null
+   * when none was imported. Apart, so a reader whose body is cached does not read them again.
+   */
   detailsOf(visible: VisibleSession): Promise<unknown> {
     return this.store.sessionDetails.findDetails(visible.session.sessionId);
   }
@@ -118,11 +124,11 @@ export class ResourceAccess {
 
   /** A highlight reel of a test: one answer for a test missing or hidden and a reel missing or of another test. */
   async reel(caller: Caller, testId: string, reelId: string): Promise<HighlightReel> {
-    const [test, id] = [uuidKey(testId), uuidKey(reelId)];
+    const [testKey, id] = [uuidKey(testId), uuidKey(reelId)];
     this.authorize(caller, 'clips');
-    const visible = await this.reads.findVisibleTest(test, caller.email);
-    const reel = visible && (await this.store.reels.findReel(id));
-    if (!reel || reel.testId !== test) throw this.notFound(caller, 'reel', `reel ${id} of test ${test}`);
+    const test = await this.reads.findVisibleTest(testKey, caller.email);
+    const reel = test && (await this.store.reels.findReel(id));
+    if (!reel || reel.testId !== testKey) throw this.notFound(caller, 'reel', `reel ${id} of test ${testKey}`);
     return reel;
   }
 
