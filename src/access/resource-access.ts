@@ -81,12 +81,8 @@ export class ResourceAccess {
   /** A session's transcript: one answer for a session missing, hidden, or without a transcript. */
   async transcript(caller: Caller, sessionId: string): Promise<StoredTranscript> {
     const id = uuidKey(sessionId);
-    this.authorize(caller, 'videos');
-    const transcript = await this.store.transcripts.findTranscript(id);
-    if (!transcript || !(await this.reads.findVisibleTest(transcript.testId, caller.email))) {
-      throw this.notFound(caller, 'transcript', `transcript of session ${id}`);
-    }
-    return transcript;
+    const found = await this.inVisibleTest(caller, 'transcript', 'videos', `transcript of session ${id}`, () => this.store.transcripts.findTranscript(id));
+    return found.resource;
   }
 
   /** A session's video: one answer ("Video not found") for a session missing, hidden, or without a video. */
@@ -115,10 +111,7 @@ export class ResourceAccess {
   /** A clip by its id alone, with its test. */
   async clip(caller: Caller, clipId: string): Promise<{ clip: Clip; test: Test }> {
     const id = uuidKey(clipId);
-    this.authorize(caller, 'clips');
-    const clip = await this.store.clips.findClip(id);
-    const test = clip && (await this.reads.findVisibleTest(clip.testId, caller.email));
-    if (!clip || !test) throw this.notFound(caller, 'clip', `clip ${id}`);
+    const { resource: clip, test } = await this.inVisibleTest(caller, 'clip', 'clips', `clip ${id}`, () => this.store.clips.findClip(id));
     return { clip, test };
   }
 
@@ -134,12 +127,8 @@ export class ResourceAccess {
 
   /** A highlight reel by the Legacy (v1) family's token (not an id: matched as sent, never logged whole). */
   async reelByToken(caller: Caller, token: string): Promise<HighlightReel> {
-    this.authorize(caller, 'clips');
-    const reel = await this.store.reels.findReelByToken(token);
-    if (!reel || !(await this.reads.findVisibleTest(reel.testId, caller.email))) {
-      throw this.notFound(caller, 'reel', `reel with token ${token.slice(0, 4)}…`);
-    }
-    return reel;
+    const found = await this.inVisibleTest(caller, 'reel', 'clips', `reel with token ${token.slice(0, 4)}…`, () => this.store.reels.findReelByToken(token));
+    return found.resource;
   }
 
   /** A workspace where the caller is a member. */
@@ -177,11 +166,23 @@ export class ResourceAccess {
   }
 
   private async visibleSession(caller: Caller, kind: ResourceKind, id: string, family: ResourceFamily): Promise<VisibleSession> {
-    this.authorize(caller, family);
-    const session = await this.reads.findSession(id);
-    const test = session && (await this.reads.findVisibleTest(session.testId, caller.email));
-    if (!session || !test) throw this.notFound(caller, kind, `session ${id}`);
+    const { resource: session, test } = await this.inVisibleTest(caller, kind, family, `session ${id}`, () => this.reads.findSession(id));
     return { session, test };
+  }
+
+  /** What `find` finds, if it lies in a test the caller may see; otherwise the kind's one not-found error. */
+  private async inVisibleTest<R extends { testId: string }>(
+    caller: Caller,
+    kind: ResourceKind,
+    family: ResourceFamily,
+    what: string,
+    find: () => Promise<R | null>,
+  ): Promise<{ resource: R; test: Test }> {
+    this.authorize(caller, family);
+    const resource = await find();
+    const test = resource && (await this.reads.findVisibleTest(resource.testId, caller.email));
+    if (!resource || !test) throw this.notFound(caller, kind, what);
+    return { resource, test };
   }
 
   private async videoOf(caller: Caller, { session }: VisibleSession): Promise<Video> {

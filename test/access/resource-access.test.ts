@@ -7,20 +7,30 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../src/access/caller.js';
 import type { ResourceAccess } from '../../src/access/resource-access.js';
+import { ManualClock } from '../../src/clock.js';
 import { ApiProblem } from '../../src/errors.js';
 import { makeSessions, seedClient, seedTest, seedWorkspace, storeActor as by } from '../helpers/seed.js';
 import { startTestApp } from '../helpers/test-app.js';
 
-const t = await startTestApp();
+// Each thing is created a second after the one before: listings are oldest first.
+const clock = new ManualClock();
+function later<T>(create: () => Promise<T>): Promise<T> {
+  clock.advance(1000);
+  return create();
+}
+const t = await startTestApp({ clock });
 afterAll(() => t.close());
 const access: ResourceAccess = t.runtime.access;
 
 const member = await seedClient(t.runtime);
 const caller: Caller = (await t.runtime.reads.findPrincipal(member.clientId))!;
-const [first, second] = [await seedWorkspace(t.runtime, [member.email], 'First'), await seedWorkspace(t.runtime, [member.email], 'Second')];
+const first = await later(() => seedWorkspace(t.runtime, [member.email], 'First'));
+const second = await later(() => seedWorkspace(t.runtime, [member.email], 'Second'));
 const foreignWorkspace = await seedWorkspace(t.runtime, [(await seedClient(t.runtime)).email], 'Theirs');
 const sessions = makeSessions(1);
-const [a, b, c] = [await seedTest(t.runtime, first, sessions), await seedTest(t.runtime, first), await seedTest(t.runtime, second)];
+const a = await later(() => seedTest(t.runtime, first, sessions));
+const b = await later(() => seedTest(t.runtime, first));
+const c = await later(() => seedTest(t.runtime, second));
 const foreignSessions = makeSessions(1);
 const foreignTest = await seedTest(t.runtime, foreignWorkspace, foreignSessions);
 
