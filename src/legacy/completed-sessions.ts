@@ -5,7 +5,7 @@ import type { SessionRepository } from '../store/sessions.js';
 import type { SettingsRepository } from '../store/settings.js';
 import type { Test } from '../store/store.js';
 import { SessionCursors } from './cursor.js';
-import { pageFrom } from './cursor-pair.js';
+import { pageFrom } from './page-from.js';
 import { COMPLETED_PAGE_SIZE, type CompletedSessionsQuery } from './schemas.js';
 import { completedSessionView } from './views.js';
 

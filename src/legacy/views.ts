@@ -4,7 +4,7 @@ import type { Session, Test, Workspace } from '../store/store.js';
 import type { SessionDetails } from '../details/session-details.js';
 import { legacyAnswers, type NetPromoterScore } from './answers.js';
 import type { SessionCursors } from './cursor.js';
-import { pageFrom } from './cursor-pair.js';
+import { pageFrom } from './page-from.js';
 import { STUDIES_PAGE_SIZE, type StudiesQuery } from './schemas.js';
 
 /** How stored records look in the Legacy (v1) family. Absent facts are left out, as its schemas allow. */
