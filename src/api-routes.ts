@@ -31,7 +31,7 @@ export function registerApiRoutes(api: FastifyInstance, deps: ApiRouteDeps): voi
   const { access, store, media } = deps;
   const details = new SessionDetailsReader(access, store.sessionDetails, deps.pages.watcher, deps.pages.clock);
   const legacy = legacyDeps(deps);
-  const made = { clips: store.clips, reels: store.reels, storage: media.storage };
+  const generated = { clips: store.clips, reels: store.reels, storage: media.storage };
 
   registerSessionResultsRoute(api, deps);
   registerLegacyRoutes(api, legacy, LEGACY_RESULTS_ROUTES);
@@ -40,8 +40,8 @@ export function registerApiRoutes(api: FastifyInstance, deps: ApiRouteDeps): voi
   registerTranscriptRoute(api, deps);
   registerVideoDownloadUrlRoute(api, deps);
   registerSessionClipsRoute(api, deps);
-  registerClipDetailsRoute(api, { access, made });
+  registerClipDetailsRoute(api, { access, generated });
   registerHighlightReelsRoute(api, deps);
-  registerReelDetailsRoute(api, { access, made });
+  registerReelDetailsRoute(api, { access, generated });
   registerLegacyRoutes(api, legacy, LEGACY_MEDIA_ROUTES);
 }

@@ -3,11 +3,11 @@ import type { ResourceAccess } from '../access/resource-access.js';
 import { API_SECURITY } from '../docs/security-schemes.js';
 import { TAG } from '../docs/tags.js';
 import { apiResponses } from '../results/responses.js';
-import { clipDetails, type MadeMediaDeps } from './clip-views.js';
+import { clipDetails, type GeneratedMediaDeps } from './clip-views.js';
 import { CLIP_VISIBILITY, ClipDetailsResponse, ClipParams } from './schemas.js';
 
 /** GET /api/v2/sessionResults/{sessionId}/clips/{clipUuid}: a clip's state, and its download link once cut. */
-export function registerClipDetailsRoute(scope: FastifyInstance, deps: { access: ResourceAccess; made: MadeMediaDeps }): void {
+export function registerClipDetailsRoute(scope: FastifyInstance, deps: { access: ResourceAccess; generated: GeneratedMediaDeps }): void {
   scope.get<{ Params: ClipParams }>(
     '/api/v2/sessionResults/:sessionId/clips/:clipUuid',
     {
@@ -29,7 +29,7 @@ export function registerClipDetailsRoute(scope: FastifyInstance, deps: { access:
     },
     async (request) => {
       const clip = await deps.access.clipOfSession(request.caller, request.params.sessionId, request.params.clipUuid);
-      return clipDetails(deps.made, clip, request.caller);
+      return clipDetails(deps.generated, clip, request.caller);
     },
   );
 }

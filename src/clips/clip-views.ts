@@ -49,21 +49,21 @@ export async function testReels(reels: Pick<ReelRepository, 'listReels' | 'count
   };
 }
 
-export interface MadeMediaDeps {
+export interface GeneratedMediaDeps {
   clips: Pick<ClipRepository, 'retryClip'>;
   reels: Pick<ReelRepository, 'retryReel'>;
   storage: MediaStorage;
 }
 
 /** A clip's state, with its download link once cut. */
-export async function clipDetails(deps: MadeMediaDeps, clip: Clip, caller: Caller): Promise<ClipDetailsResponse> {
-  const clipUrl = await madeMediaLink(deps.storage, clip, clipObjectKey(clip.id), (by) => deps.clips.retryClip(clip.id, by), caller);
+export async function clipDetails(deps: GeneratedMediaDeps, clip: Clip, caller: Caller): Promise<ClipDetailsResponse> {
+  const clipUrl = await generatedLink(deps.storage, clip, clipObjectKey(clip.id), (by) => deps.clips.retryClip(clip.id, by), caller);
   return { clipUuid: clip.id, status: clip.status, clipUrl };
 }
 
 /** A highlight reel's state, with its download link once made. */
-export async function reelDetails(deps: MadeMediaDeps, reel: HighlightReel, caller: Caller): Promise<ReelDetailsResponse> {
-  const reelUrl = await madeMediaLink(deps.storage, reel, reelObjectKey(reel.id), (by) => deps.reels.retryReel(reel.id, by), caller);
+export async function reelDetails(deps: GeneratedMediaDeps, reel: HighlightReel, caller: Caller): Promise<ReelDetailsResponse> {
+  const reelUrl = await generatedLink(deps.storage, reel, reelObjectKey(reel.id), (by) => deps.reels.retryReel(reel.id, by), caller);
   return { reelId: reel.id, status: reel.status, reelUrl };
 }
 
@@ -71,14 +71,14 @@ export async function reelDetails(deps: MadeMediaDeps, reel: HighlightReel, call
  * The download link of a clip or reel once its job made it (null before). Asking about one in
  * ERROR starts a new attempt, on the caller's behalf: the real API's "ask again".
  */
-async function madeMediaLink(
+async function generatedLink(
   storage: MediaStorage,
-  made: { status: ClipStatus },
+  item: { status: ClipStatus },
   objectKey: string,
   retry: (by: { actor: string }) => Promise<boolean>,
   caller: Caller,
 ): Promise<string | null> {
-  if (made.status === 'ERROR') await retry({ actor: `api:${caller.clientId}` });
-  if (made.status !== 'GENERATED') return null;
+  if (item.status === 'ERROR') await retry({ actor: `api:${caller.clientId}` });
+  if (item.status !== 'GENERATED') return null;
   return (await storage.signedUrl(objectKey, { expiresInSeconds: CLIP_LINK_SECONDS })).url;
 }

@@ -3,11 +3,11 @@ import type { ResourceAccess } from '../access/resource-access.js';
 import { API_SECURITY } from '../docs/security-schemes.js';
 import { TAG } from '../docs/tags.js';
 import { apiResponses } from '../results/responses.js';
-import { reelDetails, type MadeMediaDeps } from './clip-views.js';
+import { reelDetails, type GeneratedMediaDeps } from './clip-views.js';
 import { ReelDetailsResponse, ReelParams } from './schemas.js';
 
 /** GET /api/v2/testResults/{testId}/highlightreels/{reelId}: a reel's state, and its download link once made. */
-export function registerReelDetailsRoute(scope: FastifyInstance, deps: { access: ResourceAccess; made: MadeMediaDeps }): void {
+export function registerReelDetailsRoute(scope: FastifyInstance, deps: { access: ResourceAccess; generated: GeneratedMediaDeps }): void {
   scope.get<{ Params: ReelParams }>(
     '/api/v2/testResults/:testId/highlightreels/:reelId',
     {
@@ -29,7 +29,7 @@ export function registerReelDetailsRoute(scope: FastifyInstance, deps: { access:
     },
     async (request) => {
       const reel = await deps.access.reel(request.caller, request.params.testId, request.params.reelId);
-      return reelDetails(deps.made, reel, request.caller);
+      return reelDetails(deps.generated, reel, request.caller);
     },
   );
 }

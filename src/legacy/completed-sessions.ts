@@ -28,9 +28,9 @@ export class CompletedSessionPages {
   async page(test: Test, query: CompletedSessionsQuery) {
     const from = pageFrom(query);
     const signer = await this.loadCursors();
-    const after = from && { key: signer.decode(from.direction, from.cursor, test.id), direction: from.direction };
+    const at = from && { key: signer.decode(from.direction, from.cursor, test.id), direction: from.direction };
     const [sessions, completedSessionCount] = await Promise.all([
-      this.store.sessions.listCompletedSessions(test.id, COMPLETED_PAGE_SIZE, after),
+      this.store.sessions.listCompletedSessions(test.id, COMPLETED_PAGE_SIZE, at),
       this.pages.count(test.id),
     ]);
     // The page's details in one query, however many sessions it holds.
