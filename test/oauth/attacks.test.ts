@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { calculateJwkThumbprint, exportJWK, type JWK } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { seedClient, storeActor, type SeededClient } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { seedClient, storeActor } from '../helpers/seed.js';
+import { startSeededApp } from '../helpers/test-app.js';
 import { httpRequest, rawRequest, type RawResponse } from '../helpers/raw-http.js';
 import { callApi, FORM_CONTENT_TYPE, INVALID_TOKEN_PROBLEM } from '../helpers/token-operations.js';
 import {
@@ -27,8 +27,10 @@ import {
 
 const START = Date.UTC(2026, 0, 1, 12, 0, 0, 0);
 const clock = new ManualClock(START);
-let t: TestApp;
-let client: SeededClient;
+const { t, client } = await startSeededApp({
+  clock,
+  env: { RATE_LIMIT_API: '1000000', RATE_LIMIT_TOKEN_ADDRESS: '1000000', RATE_LIMIT_TOKEN_CLIENT: '1000000' },
+});
 
 /** An attacker's own key pair, and a server of theirs that publishes it. */
 const attacker = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -38,11 +40,6 @@ let attackerUrl: string;
 let attackerHits = 0;
 
 beforeAll(async () => {
-  t = await startTestApp({
-    clock,
-    env: { RATE_LIMIT_API: '1000000', RATE_LIMIT_TOKEN_ADDRESS: '1000000', RATE_LIMIT_TOKEN_CLIENT: '1000000' },
-  });
-  client = await seedClient(t.runtime);
   attackerJwk = { ...(await exportJWK(attacker.publicKey)), alg: 'RS256', use: 'sig' };
   attackerJwk.kid = await calculateJwkThumbprint(attackerJwk);
   attackerServer = createServer((_req, res) => {
@@ -53,7 +50,6 @@ beforeAll(async () => {
   attackerUrl = `http://127.0.0.1:${(attackerServer.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  await t.close();
   await new Promise((resolve) => attackerServer.close(resolve));
 });
 afterEach(() => {
