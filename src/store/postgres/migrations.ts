@@ -272,4 +272,18 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
       CREATE INDEX admin_clients_by_admin ON admin_clients (admin_id);
     `,
   },
+  {
+    // Transcript cues; see sqlite/migrations.ts version 10 (this engine never had a version 9).
+    version: 10,
+    sql: `
+      ALTER TABLE transcripts ADD COLUMN cue_count INTEGER;
+      CREATE INDEX transcripts_without_cues ON transcripts (session_id) WHERE cue_count IS NULL;
+      CREATE TABLE transcript_cue_pages (
+        session_id TEXT COLLATE "C" NOT NULL,
+        page INTEGER NOT NULL,
+        cues TEXT NOT NULL,
+        PRIMARY KEY (session_id, page)
+      );
+    `,
+  },
 ];

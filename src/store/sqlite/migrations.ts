@@ -310,4 +310,22 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
       CREATE UNIQUE INDEX sessions_by_id ON sessions (session_id);
     `,
   },
+  {
+    // Transcript cues (issue 30), read from the WebVTT once, at import, and stored, so that no
+    // request parses a transcript: in pages of 200 cues, each page a JSON array of
+    // [startMs, endMs, text] in file order (TranscriptRepository). cue_count is NULL for a
+    // transcript imported before; the store fills those in when it is opened (storeMissingCues),
+    // finding them by the partial index.
+    version: 10,
+    sql: `
+      ALTER TABLE transcripts ADD COLUMN cue_count INTEGER;
+      CREATE INDEX transcripts_without_cues ON transcripts (session_id) WHERE cue_count IS NULL;
+      CREATE TABLE transcript_cue_pages (
+        session_id TEXT NOT NULL,
+        page INTEGER NOT NULL,
+        cues TEXT NOT NULL,
+        PRIMARY KEY (session_id, page)
+      ) STRICT;
+    `,
+  },
 ];
