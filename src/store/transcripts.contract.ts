@@ -157,10 +157,10 @@ export function describeTranscriptContract(name: string, makeStore: (clock: Manu
 
     it('stores the cues of transcripts imported before cues were stored, once; one its parser refuses gets none', async () => {
       await store.transcripts.importTranscripts(T1, [{ sessionId: sessionId(1), vtt: longVtt(450) }, { sessionId: sessionId(2), vtt: vtt('two') }], admin);
-      // As an earlier version left them: no cues, cue_count NULL; the second with text this parser refuses.
+      // As migration 10 leaves an earlier version's: no cues, cue_count NULL; the second with text this parser refuses.
       await store.database.write(null, async (tx) => {
         await tx.run('DELETE FROM transcript_cue_pages');
-        await tx.run('UPDATE transcripts SET cue_count = NULL');
+        await tx.run('UPDATE transcript_cues SET cue_count = NULL');
         await tx.run("UPDATE transcripts SET vtt = 'WEBVTT\n\n00:01.000 --> 00:02.000\na --> b\n' WHERE session_id = @id", { id: sessionId(2) });
       });
       expect(await store.transcripts.storeMissingCues()).toEqual({ stored: 2, unreadable: [sessionId(2)] });

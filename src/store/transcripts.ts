@@ -108,7 +108,7 @@ export class TranscriptRepository {
 
   /** How many cues a session's transcript has, or null when the session has none. Reads no text. */
   async cueCount(sessionId: string): Promise<number | null> {
-    const r = await this.db.one<{ cue_count: number | null }>('SELECT cue_count FROM transcripts WHERE session_id = @sessionId', { sessionId });
+    const r = await this.db.one<{ cue_count: number | null }>('SELECT cue_count FROM transcript_cues WHERE session_id = @sessionId', { sessionId });
     // cue_count is NULL only until storeMissingCues has run (see there).
     return r ? (r.cue_count ?? 0) : null;
   }
@@ -134,8 +134,8 @@ export class TranscriptRepository {
   }
 
   /**
-   * Stores the cues of transcripts imported before cues were stored at import (cue_count
-   * NULL), one transcript per transaction, so that no request ever has to parse one. Run
+   * Stores the cues of transcripts imported before cues were stored at import (marked by
+   * migration 10 with a NULL cue_count), one transcript per transaction, so that no request ever has to parse one. Run
    * whenever the store is opened (a no-op, one indexed look, once all are done); processes
    * starting together each take the next transcript still without cues. A stored transcript
    * this parser refuses (it is stricter than the one that checked it: "-->" inside a cue's
@@ -145,12 +145,16 @@ export class TranscriptRepository {
   async storeMissingCues(): Promise<{ stored: number; unreadable: string[] }> {
     const done = { stored: 0, unreadable: [] as string[] };
     for (;;) {
-      const next = await this.db.one<{ session_id: string }>('SELECT session_id FROM transcripts WHERE cue_count IS NULL ORDER BY session_id LIMIT 1');
+      const next = await this.db.one<{ session_id: string }>('SELECT session_id FROM transcript_cues WHERE cue_count IS NULL ORDER BY session_id LIMIT 1');
       if (!next) return done;
       const sessionId = next.session_id;
       // Cues change nothing any cache holds: nothing to announce.
       await this.db.write(null, async (tx) => {
-        const row = await tx.one<{ vtt: string }>('SELECT vtt FROM transcripts WHERE session_id = @sessionId AND cue_count IS NULL FOR UPDATE', { sessionId });
+        const row = await tx.one<{ vtt: string }>(
+          `SELECT t.vtt FROM transcript_cues c JOIN transcripts t ON t.session_id = c.session_id
+            WHERE c.session_id = @sessionId AND c.cue_count IS NULL FOR UPDATE OF c`,
+          { sessionId },
+        );
         if (!row) return; // another process stored them meanwhile
         let cues: TranscriptCue[] = [];
         try {
@@ -176,5 +180,9 @@ async function writeCues(tx: Transaction, sessionId: string, cues: readonly Tran
     const stored = cues.slice(page * CUES_PER_PAGE, (page + 1) * CUES_PER_PAGE).map((c): StoredCue => [c.startMs, c.endMs, c.text]);
     await tx.run('INSERT INTO transcript_cue_pages (session_id, page, cues) VALUES (@sessionId, @page, @cues)', { sessionId, page, cues: JSON.stringify(stored) });
   }
-  await tx.run('UPDATE transcripts SET cue_count = @count WHERE session_id = @sessionId', { sessionId, count: cues.length });
+  await tx.run(
+    `INSERT INTO transcript_cues (session_id, cue_count) VALUES (@sessionId, @count)
+     ON CONFLICT (session_id) DO UPDATE SET cue_count = excluded.cue_count`,
+    { sessionId, count: cues.length },
+  );
 }

@@ -276,8 +276,12 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
     // Transcript cues; see sqlite/migrations.ts version 10 (this engine never had a version 9).
     version: 10,
     sql: `
-      ALTER TABLE transcripts ADD COLUMN cue_count INTEGER;
-      CREATE INDEX transcripts_without_cues ON transcripts (session_id) WHERE cue_count IS NULL;
+      CREATE TABLE transcript_cues (
+        session_id TEXT COLLATE "C" PRIMARY KEY,
+        cue_count INTEGER
+      );
+      CREATE INDEX transcript_cues_to_store ON transcript_cues (session_id) WHERE cue_count IS NULL;
+      INSERT INTO transcript_cues (session_id, cue_count) SELECT session_id, NULL FROM transcripts;
       CREATE TABLE transcript_cue_pages (
         session_id TEXT COLLATE "C" NOT NULL,
         page INTEGER NOT NULL,
