@@ -26,8 +26,9 @@ const VTT_NAME = /^(.+)\.vtt$/i;
  * of `<sessionId>.vtt` files (`--test T DIR`). All or nothing: every file is read and checked
  * as WebVTT first, and any bad one (reported by file and line) means nothing is imported.
  * Then the files are read again, one at a time, into one transaction, so memory holds one
- * transcript whatever the folder's size; the store reads each one's cues as it stores it. Idempotent: a transcript identical to the stored
- * one is left alone, and importing the same files again changes nothing.
+ * transcript whatever the folder's size; the store reads each one's cues as it stores it.
+ * Idempotent: a transcript identical to the stored one is left alone, and importing the same
+ * files again changes nothing.
  */
 export function registerTranscriptsImportCommand(transcripts: Command): void {
   transcripts
