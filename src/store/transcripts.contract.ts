@@ -168,6 +168,9 @@ export function describeTranscriptContract(name: string, makeStore: (clock: Manu
       expect(await store.transcripts.readCues(sessionId(2), 0, 20)).toEqual({ cueCount: 0, cues: [] });
       expect(await store.transcripts.storeMissingCues()).toEqual({ stored: 0, unreadable: [] });
       expect(announced).toEqual([{ topic: 'sessions', testId: T1 }]);
+      // Imported by a release before migration 10 during a rolling upgrade: still a transcript, with no cues.
+      await store.database.write(null, (tx) => tx.run('DELETE FROM transcript_cues WHERE session_id = @id', { id: sessionId(1) }));
+      expect(await store.transcripts.cueCount(sessionId(1))).toBe(0);
     });
 
     it('keeps a transcript when its session is re-imported with a new start time (the row is replaced)', async () => {

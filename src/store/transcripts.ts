@@ -108,8 +108,13 @@ export class TranscriptRepository {
 
   /** How many cues a session's transcript has, or null when the session has none. Reads no text. */
   async cueCount(sessionId: string): Promise<number | null> {
-    const r = await this.db.one<{ cue_count: number | null }>('SELECT cue_count FROM transcript_cues WHERE session_id = @sessionId', { sessionId });
-    // cue_count is NULL only until storeMissingCues has run (see there).
+    // transcripts by its key alone (its index covers it): the row, and its text, are not read.
+    const r = await this.db.one<{ cue_count: number | null }>(
+      'SELECT c.cue_count FROM transcripts t LEFT JOIN transcript_cues c ON c.session_id = t.session_id WHERE t.session_id = @sessionId',
+      { sessionId },
+    );
+    // No count: cues not stored yet (until storeMissingCues has run), or the transcript was
+    // imported by a release before migration 10 during a rolling upgrade (until imported again).
     return r ? (r.cue_count ?? 0) : null;
   }
 
