@@ -18,7 +18,7 @@ export interface RefusalLog {
 export function applyConnectionLimits(server: Server, c: ConnectionConfig, log: RefusalLog): void {
   server.headersTimeout = c.headersTimeoutSeconds * 1000;
   server.requestTimeout = c.requestTimeoutSeconds * 1000;
-  // Read when the server starts listening, where Node starts its checking interval (not typed: set as an option elsewhere).
+  // Node reads it as the server starts listening; its typings know it only as an option.
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(1000, server.headersTimeout);
   server.keepAliveTimeout = c.keepAliveTimeoutSeconds * 1000;
   server.setTimeout(c.idleTimeoutSeconds * 1000);
