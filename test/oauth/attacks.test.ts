@@ -174,6 +174,34 @@ describe('other header and encoding tricks', () => {
   });
 });
 
+describe('scope and scp (RFC 9068 §2.2.3: scope grants)', () => {
+  const readScope = () => serverOf(t, 'B').scope;
+
+  it('the control: scope and scp naming the same scopes are accepted, and scope alone too', async () => {
+    await expectAccepted(await forge({ claims: { scope: readScope(), scp: [readScope()] } }));
+    await expectAccepted(await forge({ claims: { scope: readScope(), scp: undefined } }));
+  });
+
+  it('scp granting a read scope that scope does not is refused, signed with our key', async () => {
+    await expectRefused(await forge({ claims: { scope: 'studies:write', scp: [readScope()] } }));
+  });
+
+  it.each([
+    ['names a scope more than scope', () => [readScope(), 'studies:write']],
+    ['names fewer scopes than scope', () => []],
+    ['is a string, not a list', () => readScope()],
+    ['holds a non-string', () => [readScope(), 7]],
+  ])('scp that %s is refused', async (_name, scp) => {
+    await expectRefused(await forge({ claims: { scope: readScope(), scp: scp() } }));
+  });
+
+  it('scope without a read scope, and no scp, is 403 insufficient_scope', async () => {
+    const res = await callApi(t, authHeaders(await forge({ claims: { scope: 'studies:write', scp: undefined } })));
+    expect(res.status).toBe(403);
+    expect(res.headers.get('www-authenticate')).toMatch(/error="insufficient_scope"/);
+  });
+});
+
 describe('the verified-token cache', () => {
   it('serves only the very token it verified: its signature under another payload is refused', async () => {
     const token = await forge();
