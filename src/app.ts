@@ -12,7 +12,7 @@ import { registerReferencePage } from './docs/reference-page.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { FORM_BODY_LIMIT, registerFormBodyParser } from './http/form-body.js';
 import { lazyCompilers } from './http/lazy-compilers.js';
-import { connectionTimeouts, limitConnectionsPerAddress } from './http/connection-limits.js';
+import { applyConnectionLimits } from './http/connection-limits.js';
 import { lazyRequestLogger } from './http/request-logger.js';
 import { loggerOptions } from './http/logging.js';
 import { answerFrameworkError, answerUnparsedRequest } from './http/unrouted-errors.js';
@@ -79,8 +79,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     schemaController: lazyCompilers,
     // The extension mark is an annotation for the OpenAPI document, not a validation rule.
     ajv: { customOptions: { keywords: [EXTENSION_KEY] } },
-    // Header, body and idle times are bounded, so a slow client cannot hold a connection.
-    ...connectionTimeouts(deps.config.connections),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Refusals before routing, in the documented error shapes too.
     frameworkErrors: answerFrameworkError,
@@ -88,9 +86,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
   const hsts = sendsHsts(deps.config.publicUrl);
-  limitConnectionsPerAddress(app.server, deps.config.connections.maxPerAddress, (address) =>
-    app.log.warn({ address, limit: deps.config.connections.maxPerAddress }, 'refusing connections over the per-address limit'),
-  );
+  // Header, body and idle times and connections per address are bounded, so a slow or greedy client cannot hold the listener.
+  applyConnectionLimits(app.server, deps.config.connections, app.log);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     if (hsts) reply.header('strict-transport-security', HSTS_VALUE);

@@ -50,7 +50,7 @@ export async function startTestApp(
   const app = await buildApp({ ...runtime, metrics, logger: options.logger, onRoute: options.onRoute });
   const conformance = recordResponseConformance(app);
   const address = await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
-  const metricsListener = await listenForMetrics({ host: '127.0.0.1', port: 0 }, () => metrics.registry.metrics());
+  const metricsListener = await listenForMetrics({ host: '127.0.0.1', port: 0 }, config.connections, () => metrics.registry.metrics(), app.log);
   return {
     app,
     runtime,

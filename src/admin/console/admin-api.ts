@@ -227,9 +227,11 @@ export interface SessionOverview {
   video: { durationMs: number; width: number; height: number; hasAudio: boolean; hasPoster: boolean } | null;
   clips: Clip[];
 }
+/** A page of a transcript's cues (the first, as the console asks): cueCount tells whether there are more. */
 export interface Transcript {
   sessionId: string;
-  vtt: string;
+  cueCount: number;
+  offset: number;
   cues: { startMs: number; endMs: number; text: string }[];
 }
 export interface VideoLink {

@@ -13,8 +13,8 @@ import type { OperationDeps } from '../../operations/deps.js';
 import { sessionSummary } from '../../results/session-summary.js';
 import { conflict } from '../../store/conflicts.js';
 import { JOB_STATES } from '../../store/jobs.js';
+import { MAX_CUES_READ } from '../../store/transcripts.js';
 import type { Session, Test } from '../../store/store.js';
-import { transcriptCues } from '../../transcripts/transcript-cues.js';
 import { callerOf, requireRole } from '../caller.js';
 import { AdminProblem } from '../problems.js';
 import { adminResponses, Problem } from '../schemas.js';
@@ -80,11 +80,21 @@ const SessionOverview = Type.Object(
   },
   { title: 'AdminSessionOverview', description: 'The session, its details as GET /api/v3/sessionResults/{sessionId} gives them, and what media it has.' },
 );
+const TranscriptQuery = Type.Object(
+  {
+    offset: Type.Integer({ minimum: 0, default: 0, description: 'How many cues to skip, in file order.' }),
+    limit: Type.Integer({ minimum: 1, maximum: MAX_CUES_READ, default: MAX_CUES_READ, description: 'The most cues to return.' }),
+  },
+  { additionalProperties: false },
+);
 const Transcript = Type.Object(
   {
     sessionId: Uuid,
-    vtt: Type.String({ description: 'The transcript as stored (WebVTT).' }),
-    cues: Type.Array(Type.Object({ startMs: Type.Integer({ minimum: 0 }), endMs: Type.Integer({ minimum: 0 }), text: Type.String() })),
+    cueCount: Type.Integer({ minimum: 0, description: 'How many cues the transcript has in all.' }),
+    offset: Type.Integer({ minimum: 0 }),
+    cues: Type.Array(Type.Object({ startMs: Type.Integer({ minimum: 0 }), endMs: Type.Integer({ minimum: 0 }), text: Type.String() }), {
+      description: 'The cues from `offset` on, in file order; markup such as <v Speaker> as written.',
+    }),
   },
   { title: 'AdminTranscript' },
 );
@@ -123,7 +133,7 @@ async function requireSession(request: FastifyRequest, deps: OperationDeps, sess
 }
 
 /**
- * A session's details, transcript and video (for the console's session page), clips, highlight
+ * A session's details, transcript cues and video (for the console's session page), clips, highlight
  * reels and the jobs that make them: the CLI's `clips`, `reels` and `jobs` commands. Operators
  * everything; account admins within the workspaces they administer; support nothing. Jobs span
  * every workspace: operators only.
@@ -136,16 +146,16 @@ export function registerSessionMediaRoutes(app: FastifyInstance, deps: Operation
     { schema: { tags: tags.sessions, summary: 'One session: its details (tasks, answers, task groups), whether it has a transcript and a video, its clips', params: TestSessionParams, response: adminResponses({ 200: SessionOverview }, [404]) } },
     async (request) => {
       const { session, test } = await requireSessionOfTest(request, deps, request.params.testId.toLowerCase(), request.params.sessionId.toLowerCase());
-      const [details, transcript, video, clips] = await Promise.all([
+      const [details, cueCount, video, clips] = await Promise.all([
         deps.store.sessionDetails.findDetails(session.sessionId) as Promise<SessionDetails | null>,
-        deps.store.transcripts.findTranscript(session.sessionId),
+        deps.store.transcripts.cueCount(session.sessionId),
         deps.store.videos.findVideo(session.sessionId),
         listClips(deps, session.sessionId),
       ]);
       return {
         session: { ...sessionSummary(session), testId: test.id },
         details: sessionResultsView(session, test, details),
-        hasTranscript: transcript !== null,
+        hasTranscript: cueCount !== null,
         video: video
           ? { durationMs: video.durationMs, width: video.width, height: video.height, hasAudio: video.hasAudio, hasPoster: video.posterKey !== null }
           : null,
@@ -154,14 +164,24 @@ export function registerSessionMediaRoutes(app: FastifyInstance, deps: Operation
     },
   );
 
-  app.get<{ Params: Static<typeof TestSessionParams> }>(
+  app.get<{ Params: Static<typeof TestSessionParams>; Querystring: Static<typeof TranscriptQuery> }>(
     '/admin/api/tests/:testId/sessions/:sessionId/transcript',
-    { schema: { tags: tags.sessions, summary: "A session's transcript: the WebVTT file and its cues with their times", params: TestSessionParams, response: adminResponses({ 200: Transcript }, [404]) } },
+    {
+      schema: {
+        tags: tags.sessions,
+        summary: `A session's transcript: its cues with their times, ${MAX_CUES_READ} at a time`,
+        description: 'The cues as read from the WebVTT file when it was imported (never parsed here), in file order, a page at a time.',
+        params: TestSessionParams,
+        querystring: TranscriptQuery,
+        response: adminResponses({ 200: Transcript }, [404]),
+      },
+    },
     async (request) => {
       const { session } = await requireSessionOfTest(request, deps, request.params.testId.toLowerCase(), request.params.sessionId.toLowerCase());
-      const transcript = await deps.store.transcripts.findTranscript(session.sessionId);
-      if (!transcript) throw new AdminProblem(404, 'not-found', `session ${session.sessionId} has no transcript`);
-      return { sessionId: session.sessionId, vtt: transcript.vtt, cues: await transcriptCues(transcript.vtt) };
+      const { offset, limit } = request.query;
+      const range = await deps.store.transcripts.readCues(session.sessionId, offset, limit);
+      if (!range) throw new AdminProblem(404, 'not-found', `session ${session.sessionId} has no transcript`);
+      return { sessionId: session.sessionId, offset, ...range };
     },
   );
 

@@ -227,6 +227,7 @@ function TranscriptView({ testId, sessionId, onSeek }: { testId: string; session
                 <span class="hint"> – {formatMs(cue.endMs)}</span> <span class="cue-text">{cue.text}</span>
               </li>
             ))}
+            {t.cueCount > t.cues.length && <li class="hint">… and {t.cueCount - t.cues.length} more cues, not shown here.</li>}
           </ol>
         )
       }
