@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { isoTime } from '../../cli/output.js';
 import type { OperationDeps } from '../../operations/deps.js';
 import { addMember, createTest, createWorkspace, describeTest, listMembers, listTests, listWorkspaces, removeMember, setTestPlan } from '../../operations/directory.js';
 import { AddedMember, ListedTest, MemberView, RemovedMember, TestView, WorkspaceView } from '../../operations/views.js';
 import { BadPlanError, parseTestPlan } from '../../plans/test-plan.js';
+import { sessionSummary } from '../../results/session-summary.js';
 import { PRODUCT_TYPES, type TestInput, type TestPlan } from '../../store/store.js';
 import { requireRole, requireWorkspaceAccess } from '../caller.js';
 import { emailField } from '../fields.js';
@@ -191,7 +191,7 @@ export function registerDirectoryRoutes(app: FastifyInstance, deps: OperationDep
       const sessions = await deps.store.sessions.listSessions(test.id, offset, limit, status === undefined ? {} : { status });
       const totalCount = status === undefined ? test.sessionCount : await deps.store.sessions.countSessions(test.id, status);
       return {
-        sessions: sessions.map((s) => ({ sessionId: s.sessionId, audienceId: s.audienceId, status: s.status, startTime: isoTime(s.startTime)!, finishTime: isoTime(s.finishTime) })),
+        sessions: sessions.map(sessionSummary),
         totalCount,
       };
     },

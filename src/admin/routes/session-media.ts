@@ -10,6 +10,7 @@ import { loadMediaLinkKey, MediaLinkSigner } from '../../media/storage/media-lin
 import type { MediaStorage } from '../../media/storage/media-storage.js';
 import { ClipView, createClip, createReel, JobView, listClips, listClipsOfTest, listJobs, listReels, MAX_CLIP_MS, MAX_REEL_CLIPS, MAX_TEST_CLIPS, ReelView } from '../../operations/clips.js';
 import type { OperationDeps } from '../../operations/deps.js';
+import { sessionSummary } from '../../results/session-summary.js';
 import { conflict } from '../../store/conflicts.js';
 import { JOB_STATES } from '../../store/jobs.js';
 import { MAX_CUES_READ } from '../../store/transcripts.js';
@@ -152,14 +153,7 @@ export function registerSessionMediaRoutes(app: FastifyInstance, deps: Operation
         listClips(deps, session.sessionId),
       ]);
       return {
-        session: {
-          sessionId: session.sessionId,
-          testId: test.id,
-          audienceId: session.audienceId,
-          status: session.status,
-          startTime: isoTime(session.startTime)!,
-          finishTime: isoTime(session.finishTime),
-        },
+        session: { ...sessionSummary(session), testId: test.id },
         details: sessionResultsView(session, test, details),
         hasTranscript: cueCount !== null,
         video: video
