@@ -31,6 +31,7 @@ import { runExport } from './lib/export-scenario.mjs';
 import { runClipBench } from './lib/clip-scenario.mjs';
 import { runImport } from './lib/import-scenario.mjs';
 import { runVideoDownload } from './lib/video-scenario.mjs';
+import { runTranscriptCues } from './lib/transcript-cues-scenario.mjs';
 import { killAllNow, stopAll } from './lib/processes.mjs';
 import { bestRun, computeRatios, formatTables, gitInfo, machineInfo, peakRssUnderList, writeReport } from './lib/report.mjs';
 import { scenarioCatalog, runScenarios } from './lib/scenarios.mjs';
@@ -64,6 +65,7 @@ const PROFILES = {
     detailsSessions: 10_000,
     detailsGrowFactor: 10,
     clip: { sourceSeconds: 60, size: '1280x720', startMs: 10_000, endMs: 25_000, rounds: 3 },
+    transcriptCues: 1_000_000,
     watchdogSeconds: 45 * 60,
   },
   smoke: {
@@ -90,6 +92,7 @@ const PROFILES = {
     detailsSessions: 300,
     detailsGrowFactor: 3,
     clip: { sourceSeconds: 4, size: '320x240', startMs: 1000, endMs: 3000, rounds: 1 },
+    transcriptCues: 20_000,
     watchdogSeconds: 3 * 60,
   },
 };
@@ -97,7 +100,8 @@ const PROFILES = {
 const USAGE = `usage: node bench/run.mjs [options]
   --smoke          tiny data, 1 s runs, no warm-up: proves the harness works (~30 s)
   --out DIR        where the JSON goes (default bench/results, bench/results/smoke with --smoke)
-  --only ID,ID     only these scenarios (e.g. list.offset10k, import.sessions, export.sessions, video.download, details.fetch, clip.generate); writes *-partial.json
+  --only ID,ID     only these scenarios (e.g. list.offset10k, import.sessions, export.sessions, video.download, details.fetch, clip.generate,
+                   transcript.cues); writes *-partial.json
   --cpu-prof       profile the SQLite server (node --cpu-prof) and print where its time went
   --duration S     seconds per measured run (default 10)
   --log-level L    the servers' LOG_LEVEL (default warn)
@@ -352,6 +356,11 @@ async function main() {
     if (wanted('clip.generate')) {
       report.clip = await runClipBench({ cli: CLI, cwd: ROOT, work, logLevel: opts.logLevel, log, shape: p.clip });
       log(`clip: ${report.clip.error ?? `ffmpeg alone ${report.clip.ffmpegAloneMs.median} ms, as a job ${report.clip.jobMs.median} ms`}`);
+    }
+
+    // A 1M-cue transcript: parsed, stored, and its admin page served while /healthz is timed.
+    if (wanted('transcript.cues')) {
+      report.transcriptCues = await runTranscriptCues({ dist, cli: CLI, cwd: ROOT, work, cues: p.transcriptCues, connections: p.connections, seconds: p.seconds, logLevel: opts.logLevel, log });
     }
 
     const { targets, data } = await seedAll({ p, dist, work, pgUrl, schemas });

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import type { AccessReads } from './access/access-cache.js';
+import type { ResourceAccess } from './access/resource-access.js';
+import { registerApiRoutes } from './api-routes.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { registerApiGuard } from './access/api-guard.js';
@@ -10,7 +12,7 @@ import { registerReferencePage } from './docs/reference-page.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { FORM_BODY_LIMIT, registerFormBodyParser } from './http/form-body.js';
 import { lazyCompilers } from './http/lazy-compilers.js';
-import { connectionTimeouts, limitConnectionsPerAddress } from './http/connection-limits.js';
+import { applyConnectionLimits } from './http/connection-limits.js';
 import { lazyRequestLogger } from './http/request-logger.js';
 import { loggerOptions } from './http/logging.js';
 import { answerFrameworkError, answerUnparsedRequest } from './http/unrouted-errors.js';
@@ -21,14 +23,7 @@ import type { AuthorizationServers } from './oauth/authorization-servers.js';
 import type { SecretHasher } from './oauth/client-secrets.js';
 import { registerAuthorizationServers } from './oauth/routes.js';
 import type { KeyRing } from './oauth/signing-keys.js';
-import { registerDetailsRoutes } from './details/routes.js';
-import { registerLegacyRoutes } from './legacy/routes.js';
-import { registerClipRoutes } from './clips/routes.js';
-import { registerReelRoutes } from './clips/reel-routes.js';
-import { registerLegacyClipRoutes } from './clips/legacy-routes.js';
 import { registerPlayerRoute } from './clips/player.js';
-import { registerResultsRoutes } from './results/routes.js';
-import { registerTranscriptRoutes } from './transcripts/routes.js';
 import type { SessionPageReader } from './results/session-pages.js';
 import type { Store } from './store/store.js';
 import type { ApiProblem, OAuthError } from './errors.js';
@@ -38,7 +33,6 @@ import type { SharedRedis } from './redis/shared-redis.js';
 import { Metrics, registerMetrics } from './ops/metrics.js';
 import { registerMediaLinkRoute } from './media/media-link-route.js';
 import { openMediaStorage, type OpenedMediaStorage } from './media/storage/open-media-storage.js';
-import { registerVideoDownloadUrl } from './media/video-download-url.js';
 
 /** Everything the HTTP app needs, built once by the runtime (or by a test). */
 export interface AppDeps {
@@ -51,6 +45,8 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   verifier: AccessTokenVerifier;
   reads: AccessReads;
+  /** Who may see what: every route serving a caller resolves its resources here. */
+  access: ResourceAccess;
   pages: SessionPageReader;
   /** Set when REDIS_URL is configured; checked by /readyz, its outages logged. */
   redis?: Pick<SharedRedis, 'ping' | 'outage'> | undefined;
@@ -60,6 +56,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Overrides the logger built from config (tests capture logs with it). */
   logger?: FastifyServerOptions['loggerInstance'];
+  /** Sees every route as it is registered, `this` its scope (tests derive checks from the route table). */
+  onRoute?: ((this: FastifyInstance, route: RouteOptions) => void) | undefined;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -81,17 +79,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     schemaController: lazyCompilers,
     // The extension mark is an annotation for the OpenAPI document, not a validation rule.
     ajv: { customOptions: { keywords: [EXTENSION_KEY] } },
-    // Header, body and idle times are bounded, so a slow client cannot hold a connection.
-    ...connectionTimeouts(deps.config.connections),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Refusals before routing, in the documented error shapes too.
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerUnparsedRequest,
   });
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
   const hsts = sendsHsts(deps.config.publicUrl);
-  limitConnectionsPerAddress(app.server, deps.config.connections.maxPerAddress, (address) =>
-    app.log.warn({ address, limit: deps.config.connections.maxPerAddress }, 'refusing connections over the per-address limit'),
-  );
+  // Header, body and idle times and connections per address are bounded, so a slow or greedy client cannot hold the listener.
+  applyConnectionLimits(app.server, deps.config.connections, app.log);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     if (hsts) reply.header('strict-transport-security', HSTS_VALUE);
@@ -117,14 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(async (api) => {
     registerApiGuard(api, { ...deps, rateLimit: deps.config.rateLimit });
-    registerResultsRoutes(api, deps);
-    registerLegacyRoutes(api, deps);
-    registerDetailsRoutes(api, deps);
-    registerTranscriptRoutes(api, { reads: deps.reads, transcripts: deps.store.transcripts });
-    registerVideoDownloadUrl(api, { ...deps, media });
-    registerClipRoutes(api, { ...deps, media });
-    registerReelRoutes(api, { ...deps, media });
-    registerLegacyClipRoutes(api, { ...deps, media });
+    registerApiRoutes(api, { ...deps, media });
   });
 
   return app;

@@ -1,4 +1,5 @@
 import { CachedAccessReads } from './access/access-cache.js';
+import { ResourceAccess } from './access/resource-access.js';
 import { ChangeWatcher } from './changes/fresh-cache.js';
 import { SessionPageReader } from './results/session-pages.js';
 import type { AppDeps } from './app.js';
@@ -14,7 +15,7 @@ import type { SharedRedis } from './redis/shared-redis.js';
 import { openStoreWithFeed } from './store/open-store.js';
 import { openMediaStorage, type OpenedMediaStorage } from './media/storage/open-media-storage.js';
 
-export type Runtime = Omit<AppDeps, 'logger' | 'media'> & {
+export type Runtime = Omit<AppDeps, 'logger' | 'media' | 'onRoute'> & {
   /** Session videos and other media (MEDIA_URL). */
   media: OpenedMediaStorage;
   feed: ChangeFeed;
@@ -47,6 +48,7 @@ export async function openRuntime(
     closers.push(async () => media.close());
     const watcher = new ChangeWatcher(store.database, feed);
     const keys = new KeyRing(store.signingKeys, clock, config.tokenTtlSeconds * 1000, { changes: watcher });
+    const reads = new CachedAccessReads(store, watcher, clock);
     await keys.init();
     feed.subscribe((change) => {
       if (change.topic === 'keys') void keys.reload().catch(() => {});
@@ -62,7 +64,8 @@ export async function openRuntime(
       feed,
       redis,
       verifier: new AccessTokenVerifier(servers, keys, clock),
-      reads: new CachedAccessReads(store, watcher, clock),
+      reads,
+      access: new ResourceAccess(reads, store),
       pages: new SessionPageReader(store.sessions, watcher, clock),
       media,
       close,

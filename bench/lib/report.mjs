@@ -8,6 +8,7 @@ import { cpus, freemem, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { clipLine } from './clip-scenario.mjs';
+import { transcriptCuesLines } from './transcript-cues-scenario.mjs';
 
 /** The issue's targets. `higher`: the value must be at least the target; `lower`: at most. */
 export const TARGETS = [
@@ -193,6 +194,7 @@ export function formatTables(report) {
   if (report.videoDownload) lines.push(videoDownloadLine(report.videoDownload));
   for (const [store, e] of Object.entries(report.export ?? {})) lines.push(exportLine(store, e));
   if (report.clip) lines.push(clipLine(report.clip));
+  if (report.transcriptCues) lines.push(...transcriptCuesLines(report.transcriptCues));
   for (const [name, d] of Object.entries(report.data)) lines.push(seedLine(name, d));
   if (report.details) lines.push('', ...detailsLines(report.details));
   const ratioRows = report.ratios.map((r) => [

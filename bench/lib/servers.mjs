@@ -106,9 +106,10 @@ export async function precheckPage(server, testId, offset, query) {
 
 /**
  * `results-api serve --workers N` of the build on `databaseUrl`, once it answers its discovery
- * document. N is explicit: the references are single processes, so by default are we.
+ * document. N is explicit: the references are single processes, so by default are we. The
+ * admin listener is on a free port unless `adminPort` names one (a scenario that calls it).
  */
-export async function startServer(name, databaseUrl, { logDir, logLevel, cwd, cli, workers, adminListener = true, nodeArgs = [], env = {} }) {
+export async function startServer(name, databaseUrl, { logDir, logLevel, cwd, cli, workers, adminListener = true, adminPort = 0, nodeArgs = [], env = {} }) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const handle = startNode({
@@ -124,7 +125,7 @@ export async function startServer(name, databaseUrl, { logDir, logLevel, cwd, cl
       HOST: '127.0.0.1',
       PUBLIC_URL: url,
       METRICS_PORT: '0',
-      ADMIN_PORT: adminListener ? '0' : 'off',
+      ADMIN_PORT: adminListener ? String(adminPort) : 'off',
     }),
     cwd,
     logDir,

@@ -2,12 +2,15 @@ import type { Clock } from '../clock.js';
 import { FreshCache, type ChangeWatcher } from '../changes/fresh-cache.js';
 import type { CredentialRepository } from '../store/credentials.js';
 import type { DirectoryRepository } from '../store/directory.js';
+import type { SessionRepository } from '../store/sessions.js';
 import type { TokenRevocationRepository } from '../store/token-revocations.js';
-import type { Principal, Test } from '../store/store.js';
+import type { Principal, Session, Test } from '../store/store.js';
 
 export interface AccessReads {
   findPrincipal(clientId: string): Promise<Principal | null>;
   findVisibleTest(testId: string, email: string): Promise<Test | null>;
+  /** A session and so the test it belongs to (null: no such session). */
+  findSession(sessionId: string): Promise<Session | null>;
   isAccessTokenRevoked(jti: string, now: number): Promise<boolean>;
 }
 
@@ -15,17 +18,19 @@ export interface AccessReads {
 export interface AccessSources {
   credentials: Pick<CredentialRepository, 'findPrincipal'>;
   directory: Pick<DirectoryRepository, 'findVisibleTest'>;
+  sessions: Pick<SessionRepository, 'findSession'>;
   revocations: Pick<TokenRevocationRepository, 'isRevoked'>;
 }
 
 /**
- * What every API request reads (the caller's credential and user, the test's visibility,
- * the token's revocation), cached per process and dropped on any change (see FreshCache),
- * so a revocation or a removed member holds on the next request.
+ * What every API request reads (the caller's credential and user, the test's visibility, the
+ * session's test, the token's revocation), cached per process and dropped on any change (see
+ * FreshCache), so a revocation or a removed member holds on the next request.
  */
 export class CachedAccessReads implements AccessReads {
   private readonly principals: FreshCache<Principal | null>;
   private readonly tests: FreshCache<Test | null>;
+  private readonly sessions: FreshCache<Session | null>;
   private readonly revoked: FreshCache<boolean>;
 
   constructor(
@@ -35,6 +40,7 @@ export class CachedAccessReads implements AccessReads {
   ) {
     this.principals = new FreshCache(watcher, clock);
     this.tests = new FreshCache(watcher, clock);
+    this.sessions = new FreshCache(watcher, clock);
     this.revoked = new FreshCache(watcher, clock);
   }
 
@@ -44,6 +50,10 @@ export class CachedAccessReads implements AccessReads {
 
   findVisibleTest(testId: string, email: string): Promise<Test | null> {
     return this.tests.get(`${testId} ${email}`, () => this.store.directory.findVisibleTest(testId, email));
+  }
+
+  findSession(sessionId: string): Promise<Session | null> {
+    return this.sessions.get(sessionId, () => this.store.sessions.findSession(sessionId));
   }
 
   isAccessTokenRevoked(jti: string, now: number): Promise<boolean> {

@@ -7,7 +7,8 @@ import { limitedAddress } from '../http/limited-address.js';
 import { API_CACHE_CONTROL, integerHeaderValue, PRAGMA_NO_CACHE } from '../http/response-headers.js';
 import type { AccessTokenVerifier } from '../oauth/access-tokens.js';
 import type { AccessReads } from './access-cache.js';
-import { authenticateRequest, type Caller } from './authenticate-request.js';
+import { authenticateRequest } from './authenticate-request.js';
+import type { Caller } from './caller.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

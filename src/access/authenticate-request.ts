@@ -4,16 +4,10 @@ import { apiErrors } from '../errors.js';
 import type { AccessTokenVerifier } from '../oauth/access-tokens.js';
 import { inspectAccessToken } from '../oauth/inspect-access-token.js';
 import { READ_SCOPES } from '../oauth/scope-names.js';
-import type { Principal } from '../store/store.js';
 import type { AccessReads } from './access-cache.js';
+import type { Caller } from './caller.js';
 
 const READ_SCOPE_SET = new Set(READ_SCOPES);
-
-/**
- * Who is calling: the principal behind the token, as cached (not copied per request: a
- * per-request copy was most of what a list request left for the old generation to collect).
- */
-export type Caller = Principal;
 
 /**
  * Finds the access token in `Authorization: Bearer` (form B) or `token` (form A). Either

@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import { connectionTimeouts } from '../http/connection-limits.js';
+import { applyConnectionLimits } from '../http/connection-limits.js';
 import { lazyCompilers } from '../http/lazy-compilers.js';
 import { loggerOptions } from '../http/logging.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
@@ -67,12 +67,13 @@ export async function buildAdminApp(deps: AdminDeps, plugins: readonly AdminPlug
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(deps.config.logLevel, deps.config.logFormat) }),
     trustProxy: deps.config.trustProxy,
-    ...connectionTimeouts(deps.config.connections),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
     // A misspelt field is refused, never silently dropped; defaults fill in what is left out.
     ajv: { customOptions: { removeAdditional: false, useDefaults: true, coerceTypes: 'array' } },
     schemaController: lazyCompilers,
   });
+  // The same bounds as the public listener's.
+  applyConnectionLimits(app.server, deps.config.connections, app.log);
   app.decorateRequest('adminCaller', null);
   await app.register(cookie);
   // Uploads (session imports) are the only multipart bodies; each route sets its own limits.

@@ -17,8 +17,13 @@ export function registerMigrate(program: Command): void {
       const store = await openStore(config.databaseUrl, { clock: systemClock, announce: async () => undefined });
       try {
         const { applied } = await store.database.migrate();
-        emit(options, { applied }, () =>
-          applied.length === 0 ? 'the database is up to date' : `applied migration${applied.length === 1 ? '' : 's'} ${applied.join(', ')}`,
+        const cues = await store.transcripts.storeMissingCues();
+        emit(options, { applied, transcriptCues: { stored: cues.stored, unreadableSessions: cues.unreadable } }, () =>
+          [
+            applied.length === 0 ? 'the database is up to date' : `applied migration${applied.length === 1 ? '' : 's'} ${applied.join(', ')}`,
+            ...(cues.stored > 0 ? [`stored the cues of ${cues.stored} transcript${cues.stored === 1 ? '' : 's'} imported before cues were stored`] : []),
+            ...cues.unreadable.map((id) => `the transcript of session ${id} is not WebVTT as this version reads it: it has no cues until imported again`),
+          ].join('\n'),
         );
       } finally {
         await store.database.close();

@@ -23,6 +23,9 @@ export function csvRecord(values: readonly (string | null)[]): string {
   return `${values.map(csvField).join(',')}\r\n`;
 }
 
+/** A session's summary fields in a fixed order, whatever order the server sent them in. */
+export const summaryRecord = (s: SessionResult) => ({ sessionId: s.sessionId, audienceId: s.audienceId, status: s.status, startTime: s.startTime, finishTime: s.finishTime });
+
 /** What to write first (the CSV header; nothing for NDJSON), and how to write each session. */
 export function sessionEncoder(format: ExportFormat): { header: string; encode: (session: SessionResult) => string } {
   if (format === 'csv') {
@@ -33,8 +36,6 @@ export function sessionEncoder(format: ExportFormat): { header: string; encode: 
   }
   return {
     header: '',
-    // Fields in a fixed order, whatever order the server sent them in.
-    encode: (s) =>
-      `${JSON.stringify({ sessionId: s.sessionId, audienceId: s.audienceId, status: s.status, startTime: s.startTime, finishTime: s.finishTime })}\n`,
+    encode: (s) => `${JSON.stringify(summaryRecord(s))}\n`,
   };
 }

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { BadPlanError, parseTestPlan } from '../plans/test-plan.js';
+import { readFile, stat } from 'node:fs/promises';
+import { BadPlanError, MAX_PLAN_FILE_BYTES, parseTestPlan } from '../plans/test-plan.js';
 import type { TestPlan } from '../store/store.js';
 import { CliError, EXIT_FAILURE, usageError } from './output.js';
 
@@ -7,8 +7,12 @@ import { CliError, EXIT_FAILURE, usageError } from './output.js';
 export async function readTestPlanFile(path: string): Promise<TestPlan> {
   let text: string;
   try {
+    // Refused before reading: an oversized file is never loaded.
+    const { size } = await stat(path);
+    if (size > MAX_PLAN_FILE_BYTES) throw new CliError(`${path} is larger than a test plan may be (${MAX_PLAN_FILE_BYTES / 1024 / 1024} MiB; it has ${size} bytes)`, EXIT_FAILURE);
     text = await readFile(path, 'utf8');
   } catch (error) {
+    if (error instanceof CliError) throw error;
     throw usageError(`cannot read the test plan file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   let parsed: unknown;

@@ -26,8 +26,9 @@ const VTT_NAME = /^(.+)\.vtt$/i;
  * of `<sessionId>.vtt` files (`--test T DIR`). All or nothing: every file is read and checked
  * as WebVTT first, and any bad one (reported by file and line) means nothing is imported.
  * Then the files are read again, one at a time, into one transaction, so memory holds one
- * transcript whatever the folder's size. Idempotent: a transcript identical to the stored
- * one is left alone, and importing the same files again changes nothing.
+ * transcript whatever the folder's size; the store reads each one's cues as it stores it.
+ * Idempotent: a transcript identical to the stored one is left alone, and importing the same
+ * files again changes nothing.
  */
 export function registerTranscriptsImportCommand(transcripts: Command): void {
   transcripts
@@ -124,7 +125,7 @@ async function readTranscript(file: TranscriptFile): Promise<string> {
   // Refused before reading: an oversized file is never loaded.
   if (size > MAX_TRANSCRIPT_BYTES) throw new CliError(`${file.path}: larger than ${MAX_TRANSCRIPT_BYTES / 1024 / 1024} MiB (${size} bytes)`);
   try {
-    return (await checkWebVtt(await readFile(file.path))).text;
+    return checkWebVtt(await readFile(file.path)).text;
   } catch (err) {
     if (err instanceof BadTranscriptError) throw new CliError(`${file.path}: ${err.message}`);
     throw err;

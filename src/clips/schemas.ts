@@ -4,6 +4,10 @@ import { Nullable, Uuid } from '../results/schemas.js';
 // Component names and fields are the real Results v2 document's (its "Video Data" schemas), so
 // a client generated from either gets the same types.
 
+/** What both clip operations say of who may see a session. */
+export const CLIP_VISIBILITY =
+  ' Visibility is the session list\'s: a session that does not exist and one in a test outside the caller\'s workspaces get the same 404.';
+
 export const SessionClipsParams = Type.Object({
   sessionId: Uuid('The session whose video the clips were cut from.'),
 });

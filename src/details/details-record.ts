@@ -1,5 +1,5 @@
 import type { SessionDetails, SessionWithDetails } from '@results-api/client';
-import { csvRecord, CSV_COLUMNS, type ExportFormat } from '../cli/session-export-format.js';
+import { csvRecord, CSV_COLUMNS, summaryRecord, type ExportFormat } from '../cli/session-export-format.js';
 
 /**
  * A session's details as API responses carry them (GET /api/v3/sessionResults), turned back
@@ -36,7 +36,6 @@ export function detailsEncoder(format: ExportFormat): { header: string; encode: 
   }
   return {
     header: '',
-    encode: ({ session: s, details }) =>
-      `${JSON.stringify({ sessionId: s.sessionId, audienceId: s.audienceId, status: s.status, startTime: s.startTime, finishTime: s.finishTime, details: importableDetails(details) })}\n`,
+    encode: ({ session, details }) => `${JSON.stringify({ ...summaryRecord(session), details: importableDetails(details) })}\n`,
   };
 }

@@ -47,6 +47,17 @@ describe('checkSessionDetails: field by field against the plan', () => {
     expect(problemsOf(twice)).toEqual(['details.tasks[1]: task 1 of the plan is answered twice']);
   });
 
+  it('an object of thousands of unknown fields, or hundreds of bad demographics, gets a bounded list of problems', () => {
+    const fields = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`f${i}`, 1]));
+    expect(problemsOf({ participant: { participantId: null, ...fields } })).toEqual([
+      'details.participant.f0, details.participant.f1, details.participant.f2 and 4997 more are not fields (expected participantId, demographics)',
+    ]);
+    const demographics = Array.from({ length: 500 }, () => ({ id: 7, code: 7, label: 7, value: 7, type: 7, extra: 1 }));
+    const problems = problemsOf({ participant: { demographics } });
+    expect(problems).toHaveLength(21);
+    expect(problems.at(-1)).toBe(`and ${500 * 6 - 20} more problems`);
+  });
+
   it('details for a test without a plan are refused', () => {
     expect(checkSessionDetails({ tasks: [] }, null)).toEqual({
       problems: ['details were given but the test has no plan to check them against (set one with `tests plan set`)'],

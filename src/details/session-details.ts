@@ -98,10 +98,19 @@ const shown = (v: unknown): string => {
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 };
 
+/** Unknown fields named in one problem; an object may hold thousands, the message names the first few. */
+const NAMED_FIELDS = 3;
+/** Problems reported for one record's details; the rest are counted. */
+const MAX_PROBLEMS = 20;
+
 function onlyFields(value: Record<string, unknown>, allowed: readonly string[], where: string, problems: Problems): void {
-  for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) problems.push(`${where}.${key} is not a field (expected ${allowed.join(', ')})`);
-  }
+  const unknown = Object.keys(value).filter((key) => !allowed.includes(key));
+  if (unknown.length === 0) return;
+  const named = unknown.slice(0, NAMED_FIELDS).map((key) => `${where}.${key.length > 40 ? `${key.slice(0, 37)}...` : key}`);
+  const more = unknown.length - named.length;
+  problems.push(
+    `${named.join(', ')}${more > 0 ? ` and ${more} more` : ''} ${unknown.length === 1 ? 'is not a field' : 'are not fields'} (expected ${allowed.join(', ')})`,
+  );
 }
 
 function nullableText(value: unknown, where: string, problems: Problems, max = 1000): string | null {
@@ -125,6 +134,7 @@ export function checkSessionDetails(raw: unknown, plan: TestPlan | null): { deta
   const participant = checkParticipant(raw.participant, problems);
   const taskGroups = checkTaskGroups(raw.taskGroups, plan, problems);
   const tasks = checkTasks(raw.tasks, plan, problems);
+  if (problems.length > MAX_PROBLEMS) return { problems: [...problems.slice(0, MAX_PROBLEMS), `and ${problems.length - MAX_PROBLEMS} more problems`] };
   return problems.length > 0 ? { problems } : { details: { participant, taskGroups, tasks } };
 }
 

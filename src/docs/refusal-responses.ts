@@ -1,7 +1,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { problemType, type ProblemCode } from '../errors.js';
 import { isOAuthPath } from '../http/error-handler.js';
-import { isLegacyPath, legacyErrorCode } from '../http/legacy-errors.js';
+import { isLegacyPath, legacyErrorCode } from '../legacy/errors.js';
 
 /**
  * Any request can be refused before its operation runs (see src/http/unrouted-errors.ts): a

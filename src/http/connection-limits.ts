@@ -1,26 +1,30 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyServerOptions } from 'fastify';
 import type { ConnectionConfig } from '../config.js';
 import { limitedAddress } from './limited-address.js';
 
+/** Where a listener reports the first refusal of each episode (a pino or Fastify logger). */
+export interface RefusalLog {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
 /**
- * Node's and Fastify's time bounds from the configuration. Node checks the header and request
- * timeouts on an interval (30 s by default): checking every second (or sooner, for shorter
- * timeouts) keeps a trickling client within about a second of its bound.
+ * The bounds every listener (public, admin, metrics) holds its connections to, applied to its
+ * node:http server before it listens, so that none is easier to exhaust than another: header,
+ * request, idle and keep-alive times, and open connections per peer address. Node checks the
+ * header and request timeouts on an interval (30 s by default): checking every second (or
+ * sooner, for shorter timeouts) keeps a trickling client within about a second of its bound.
  */
-export function connectionTimeouts(c: ConnectionConfig): Pick<
-  FastifyServerOptions,
-  'connectionTimeout' | 'keepAliveTimeout' | 'requestTimeout'
-> & { http: { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } } {
-  const headersTimeout = c.headersTimeoutSeconds * 1000;
-  const requestTimeout = c.requestTimeoutSeconds * 1000;
-  return {
-    connectionTimeout: c.idleTimeoutSeconds * 1000,
-    keepAliveTimeout: c.keepAliveTimeoutSeconds * 1000,
-    requestTimeout,
-    http: { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout) },
-  };
+export function applyConnectionLimits(server: Server, c: ConnectionConfig, log: RefusalLog): void {
+  server.headersTimeout = c.headersTimeoutSeconds * 1000;
+  server.requestTimeout = c.requestTimeoutSeconds * 1000;
+  // Node reads it as the server starts listening; its typings know it only as an option.
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(1000, server.headersTimeout);
+  server.keepAliveTimeout = c.keepAliveTimeoutSeconds * 1000;
+  server.setTimeout(c.idleTimeoutSeconds * 1000);
+  limitConnectionsPerAddress(server, c.maxPerAddress, (address) =>
+    log.warn({ address, limit: c.maxPerAddress }, 'refusing connections over the per-address limit'),
+  );
 }
 
 /**
@@ -30,7 +34,7 @@ export function connectionTimeouts(c: ConnectionConfig): Pick<
  * descriptor. `onRefused` hears of the first refusal of each episode (until that address's
  * connections all close), for one log line, not one each.
  */
-export function limitConnectionsPerAddress(server: Server, max: number, onRefused: (address: string) => void): void {
+function limitConnectionsPerAddress(server: Server, max: number, onRefused: (address: string) => void): void {
   if (max === 0) return;
   const open = new Map<string, number>();
   const refusing = new Set<string>();

@@ -4,7 +4,7 @@ import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../ops/data
 import { API_CACHE_CONTROL, PRAGMA_NO_CACHE } from './response-headers.js';
 import { redactSecrets } from './log-redaction.js';
 import { validationMessage } from './validation-message.js';
-import { isLegacyPath, sendLegacyError } from './legacy-errors.js';
+import { isLegacyPath, LEGACY_ERROR_CONTENT_TYPE, legacyErrorBody } from '../legacy/errors.js';
 
 export const BEARER_REALM = 'results-api';
 
@@ -46,16 +46,14 @@ export function bearerChallenge(c: BearerChallenge): string {
   return `Bearer ${parts.join(', ')}`;
 }
 
-/** An API refusal in the body of its path's family: Legacy (v1) or problem details. */
+/** An API refusal (status, challenge, Retry-After) in the body of its path's family: Legacy (v1) or problem details. */
 export function sendApiError(reply: FastifyReply, url: string, err: ApiProblem): FastifyReply {
-  return isLegacyPath(url) ? sendLegacyError(reply, err) : sendProblem(reply, err);
-}
-
-export function sendProblem(reply: FastifyReply, err: ApiProblem): FastifyReply {
   reply.code(err.status).header('cache-control', API_CACHE_CONTROL).header('pragma', PRAGMA_NO_CACHE);
   if (err.options.challenge) reply.header('www-authenticate', bearerChallenge(err.options.challenge));
   if (err.options.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.options.retryAfterSeconds));
-  return reply.type('application/problem+json').send(problemBody(err));
+  return isLegacyPath(url)
+    ? reply.type(LEGACY_ERROR_CONTENT_TYPE).send(legacyErrorBody(err))
+    : reply.type('application/problem+json').send(problemBody(err));
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiProblem, OAuthError, apiErrors, oauthErrors } from '../errors.js';
 import { isOAuthPath, oauthErrorBody, problemBody, sendApiError, sendOAuthError } from './error-handler.js';
-import { isLegacyPath, legacyErrorBody } from './legacy-errors.js';
+import { isLegacyPath, LEGACY_ERROR_CONTENT_TYPE, legacyErrorBody } from '../legacy/errors.js';
 
 /**
  * Requests refused before any route sees them still get an answer in the documented shape of
@@ -51,7 +51,7 @@ export function answerUnparsedRequest(error: ConnectionError, socket: Socket): v
   const [type, body] = isOAuthPath(path)
     ? ['application/json; charset=utf-8', JSON.stringify(oauthErrorBody(asOAuthError(problem)))]
     : isLegacyPath(path)
-      ? ['application/json; charset=utf-8', JSON.stringify(legacyErrorBody(problem))]
+      ? [LEGACY_ERROR_CONTENT_TYPE, JSON.stringify(legacyErrorBody(problem))]
       : ['application/problem+json; charset=utf-8', JSON.stringify(problemBody(problem))];
   if (socket.writable) {
     socket.write(

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH } from './json-depth.js';
 import {
   MAX_LINE_CHARS,
   parseIsoTime,
@@ -186,6 +187,40 @@ describe('parseSessionFile', () => {
       ok: false,
       errors: [{ line: 1, message: 'the file is empty (expected a header row)' }],
     });
+  });
+});
+
+describe('deep nesting (issue 30)', () => {
+  const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+  const start = `"status":"COMPLETE","startTime":"${T1}"`;
+  const tooDeep = (what: string) => `${what} nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`;
+  const good = JSON.stringify({ sessionId: S1, status: 'COMPLETE', startTime: T1 });
+
+  it('a 10 KB NDJSON line nesting 5,000 levels is a bad line, reported by its number, wherever the nesting is', () => {
+    const deepLines = [
+      `{"sessionId":"${S2}",${start},"details":{"participant":${nested(5000)}}}`,
+      `{"sessionId":"${S2}",${start},"details":${nested(5000)}}`,
+      `{"sessionId":${nested(5000)},${start}}`,
+      `{"sessionId":"${S2}",${start},"extra":${nested(5000)}}`,
+    ];
+    for (const deep of deepLines) {
+      expect(deep.length).toBeGreaterThan(10_000);
+      expect(parseSessionFile(`${good}\n${deep}\n`, 'ndjson')).toEqual({ ok: false, errors: [{ line: 2, message: tooDeep('the line') }] });
+    }
+  });
+
+  it('the same in a CSV record\'s details, and MAX_JSON_DEPTH levels in all are read', () => {
+    const csv = (details: string) => `sessionId,status,startTime,details\n${S1},COMPLETE,${T1},"${details.replace(/"/g, '""')}"\n`;
+    expect(parseSessionFile(csv(`{"participant":${nested(5000)}}`), 'csv')).toEqual({ ok: false, errors: [{ line: 2, message: tooDeep('details') }] });
+    // As deep as allowed: refused for what it is, not for its depth.
+    const deepest = JSON.stringify({ participant: JSON.parse(nested(MAX_JSON_DEPTH - 1)) });
+    expect(parseSessionFile(csv(deepest), 'csv')).toEqual({ ok: false, errors: [{ line: 2, message: expect.not.stringContaining('levels deep') }] });
+  });
+
+  it('a line of thousands of unknown fields gets a message naming a few', () => {
+    const fields = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`f${i}`, 1]));
+    const result = parseSessionFile(JSON.stringify({ sessionId: S1, status: 'COMPLETE', startTime: T1, ...fields }), 'ndjson');
+    expect(result).toEqual({ ok: false, errors: [{ line: 1, message: expect.stringMatching(/^unknown fields "f0", "f1", "f2" and 4997 more \(expected /) }] });
   });
 });
 

@@ -2,6 +2,7 @@ import { checkSessionDetails, storedDetails } from '../details/session-details.j
 import type { SessionInput, TestPlan } from '../store/store.js';
 import { isUuid, uuidKey } from '../store/uuid.js';
 import { CsvRecordSplitter, type CsvRecord } from './csv-records.js';
+import { nestsTooDeep, tooDeepProblem } from './json-depth.js';
 
 export { readCsv } from './csv-records.js';
 
@@ -148,6 +149,11 @@ export class SessionRecordReader {
       this.bad(line, `not valid JSON (${(err as Error).message})`);
       return;
     }
+    // Before anything walks the value (a message quoting a field would recurse through it).
+    if (nestsTooDeep(value)) {
+      this.bad(line, tooDeepProblem('the line'));
+      return;
+    }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       this.bad(line, `expected a JSON object with ${SESSION_FIELDS.join(', ')}`);
       return;
@@ -155,10 +161,9 @@ export class SessionRecordReader {
     for (const key in value) {
       if (!FIELD_NAMES.has(key)) {
         const unknown = Object.keys(value).filter((k) => !FIELD_NAMES.has(k));
-        this.bad(
-          line,
-          `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => shown(k)).join(', ')} (expected ${SESSION_FIELDS.join(', ')})`,
-        );
+        // A line may hold thousands: the first few are named.
+        const named = unknown.slice(0, 3).map((k) => shown(k)).join(', ') + (unknown.length > 3 ? ` and ${unknown.length - 3} more` : '');
+        this.bad(line, `unknown field${unknown.length > 1 ? 's' : ''} ${named} (expected ${SESSION_FIELDS.join(', ')})`);
         return;
       }
     }
@@ -399,6 +404,7 @@ function withDetails(record: CheckedRecord, raw: unknown, plan: TestPlan | null)
     } catch (err) {
       return { ...record, session: undefined, problems: [...(record.problems ?? []), `details is not valid JSON (${(err as Error).message})`] };
     }
+    if (nestsTooDeep(value)) return { ...record, session: undefined, problems: [...(record.problems ?? []), tooDeepProblem('details')] };
   }
   const checked = checkSessionDetails(value, plan);
   if ('problems' in checked) return { ...record, session: undefined, problems: [...(record.problems ?? []), ...checked.problems] };

@@ -1,8 +1,11 @@
+import { apiErrors } from '../errors.js';
 import { isoTime } from '../results/iso-time.js';
 import type { Session, Test, Workspace } from '../store/store.js';
 import type { SessionDetails } from '../details/session-details.js';
 import { legacyAnswers, type NetPromoterScore } from './answers.js';
 import type { SessionCursors } from './cursor.js';
+import { pageFrom } from './page-from.js';
+import { STUDIES_PAGE_SIZE, type StudiesQuery } from './schemas.js';
 
 /** How stored records look in the Legacy (v1) family. Absent facts are left out, as its schemas allow. */
 
@@ -14,9 +17,20 @@ export const workspaceView = (w: Workspace) => ({ id: w.id, name: w.name, uuid: 
 export const studyCursor = (position: number): string => Buffer.from(`study:${position}`).toString('base64url');
 
 /** The position a study cursor names, or undefined if it is not one. */
-export function studyPosition(cursor: string): number | undefined {
+function studyPosition(cursor: string): number | undefined {
   const match = /^study:([1-9]\d{0,8})$/.exec(Buffer.from(cursor, 'base64url').toString());
   return match ? Number(match[1]) : undefined;
+}
+
+/** The page of a workspace's tests (all of them, oldest first) that `query` asks for. */
+export function workspaceStudiesPage(tests: readonly Test[], query: StudiesQuery) {
+  const from = pageFrom(query);
+  const position = from ? studyPosition(from.cursor) : 0;
+  if (position === undefined) throw apiErrors.invalidParameter(`${from!.direction} is not a cursor this listing issued.`);
+  const all = tests.map((t, i) => workspaceStudyView(t, i + 1));
+  return from?.direction === 'before'
+    ? all.slice(Math.max(0, position - 1 - STUDIES_PAGE_SIZE), position - 1)
+    : all.slice(position, position + STUDIES_PAGE_SIZE);
 }
 
 /** A test as an entry of its workspace's listing (`position` from 1). */

@@ -5,7 +5,11 @@ import { MAX_TOKEN_TTL_SECONDS } from '../config.js';
 import type { AuthorizationServer, AuthorizationServers } from './authorization-servers.js';
 import type { KeyRing } from './signing-keys.js';
 
-/** The claims of our RFC 9068 access tokens (plus Okta's `cid` and `scp`). */
+/**
+ * The claims of our RFC 9068 access tokens (plus Okta's `cid` and `scp`). `scope` is what a
+ * token grants (RFC 9068 §2.2.3); `scp` is issued for clients that read Okta's claim, and a
+ * token whose `scp` names other scopes than its `scope` is refused (see scopesOf).
+ */
 export interface AccessTokenClaims {
   iss: string;
   sub: string;
@@ -16,6 +20,7 @@ export interface AccessTokenClaims {
   client_id: string;
   scope: string;
   cid: string;
+  /** Once verified: the scopes of `scope`, as a list (the claim as issued is the same list). */
   scp: string[];
 }
 
@@ -133,8 +138,10 @@ export class AccessTokenVerifier {
     if (typeof payload.scope !== 'string' || typeof payload.client_id !== 'string' || payload.client_id !== payload.sub) {
       return { ok: false, reason: 'malformed client_id or scope claim' };
     }
+    const scopes = scopesOf(payload.scope, payload.scp);
+    if (!scopes) return { ok: false, reason: 'scp claim does not name the scopes of the scope claim' };
     const claims = payload as unknown as AccessTokenClaims;
-    claims.scp = Array.isArray(payload.scp) ? (payload.scp as string[]) : payload.scope.split(' ');
+    claims.scp = scopes;
     this.remember(key, { token, claims });
     return { ok: true, claims };
   }
@@ -157,6 +164,20 @@ export class AccessTokenVerifier {
  */
 const CACHE_KEY_LENGTH = 32;
 const cacheKey = (token: string): string => token.slice(-CACHE_KEY_LENGTH);
+
+/**
+ * The scopes a token grants: those of its `scope` claim (RFC 9068 §2.2.3, a space-separated
+ * list, RFC 6749 §3.3). Okta's `scp`, when present, must list the same scopes, or the token is
+ * refused (undefined): two claims that disagree leave it unclear what was granted, and a
+ * reader of either must never be granted more than a reader of the other.
+ */
+function scopesOf(scope: string, scp: unknown): string[] | undefined {
+  const scopes = scope.split(' ');
+  if (scp === undefined) return scopes;
+  if (!Array.isArray(scp) || !scp.every((s) => typeof s === 'string')) return undefined;
+  const sorted = (list: readonly string[]) => [...list].sort().join(' ');
+  return sorted(scp) === sorted(scopes) ? scopes : undefined;
+}
 
 /** What is wrong with a token's `iat` and `exp` (jose has checked that both are numbers), if anything. */
 function checkLifetime(iat: number, exp: number, nowSeconds: number): string | undefined {

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { isoTime } from '../results/iso-time.js';
 import { SessionResultsV3Response } from '../details/schemas.js';
 import type { SessionDetails } from '../details/session-details.js';
 import { sessionResultsView } from '../details/session-results-view.js';
+import { sessionSummary } from '../results/session-summary.js';
 import type { Session, Test } from '../store/store.js';
 import { ClipView, listClips } from './clips.js';
 import type { OperationDeps } from './deps.js';
@@ -26,15 +26,6 @@ export const SessionRow = Type.Object(
 );
 export const SessionsPage = Type.Object({ sessions: Type.Array(SessionRow), totalCount: Type.Integer({ minimum: 0 }) }, { title: 'AdminSessionPage' });
 
-/** A session as both answers show it: its ids, status and times. */
-const summaryOf = (s: Session) => ({
-  sessionId: s.sessionId,
-  audienceId: s.audienceId,
-  status: s.status,
-  startTime: isoTime(s.startTime),
-  finishTime: s.finishTime === null ? null : isoTime(s.finishTime),
-});
-
 export interface SessionsQuery {
   status?: string | undefined;
   limit: number;
@@ -51,7 +42,7 @@ export async function listTestSessions(d: Pick<OperationDeps, 'store'>, test: Te
   ]);
   return {
     sessions: sessions.map((s) => ({
-      ...summaryOf(s),
+      ...sessionSummary(s),
       hasVideo: media.videos.has(s.sessionId),
       hasTranscript: media.transcripts.has(s.sessionId),
     })),
@@ -90,16 +81,16 @@ export const SessionOverview = Type.Object(
 
 /** One session: its details (as the v3 API shapes them), whether it has a transcript and a video, and its clips. */
 export async function sessionOverview(d: Pick<OperationDeps, 'store'>, session: Session, test: Test): Promise<Static<typeof SessionOverview>> {
-  const [details, transcript, video, clips] = await Promise.all([
+  const [details, cueCount, video, clips] = await Promise.all([
     d.store.sessionDetails.findDetails(session.sessionId) as Promise<SessionDetails | null>,
-    d.store.transcripts.findTranscript(session.sessionId),
+    d.store.transcripts.cueCount(session.sessionId),
     d.store.videos.findVideo(session.sessionId),
     listClips(d, session.sessionId),
   ]);
   return {
-    session: { ...summaryOf(session), testId: test.id },
+    session: { ...sessionSummary(session), testId: test.id },
     details: sessionResultsView(session, test, details),
-    hasTranscript: transcript !== null,
+    hasTranscript: cueCount !== null,
     video: video ? { durationMs: video.durationMs, width: video.width, height: video.height, hasAudio: video.hasAudio, hasPoster: video.posterKey !== null } : null,
     clips,
   };

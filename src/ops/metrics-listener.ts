@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
-import type { MetricsListenerConfig } from '../config.js';
+import type { ConnectionConfig, MetricsListenerConfig } from '../config.js';
+import { applyConnectionLimits, type RefusalLog } from '../http/connection-limits.js';
 
 export interface MetricsListener {
   /** e.g. http://127.0.0.1:9464 */
@@ -9,15 +10,18 @@ export interface MetricsListener {
   close(): Promise<void>;
 }
 
-/** A scrape that takes longer than this is cut off: no request to this listener waits forever. */
-const SCRAPE_TIMEOUT_MS = 10_000;
-
 /**
  * The operations listener: `GET /metrics` and nothing else, on its own (loopback by default)
  * address, never on the public port, because the counters say why authentications failed.
  * `exposition` is this process's registry, or in a cluster the workers' gathered by the primary.
+ * Its connections are bounded as the public and admin listeners' are (`connections`).
  */
-export async function listenForMetrics(config: MetricsListenerConfig, exposition: () => Promise<string>): Promise<MetricsListener> {
+export async function listenForMetrics(
+  config: MetricsListenerConfig,
+  connections: ConnectionConfig,
+  exposition: () => Promise<string>,
+  log: RefusalLog,
+): Promise<MetricsListener> {
   const server = createServer((request, response) => {
     const path = (request.url ?? '').split('?')[0];
     if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {
@@ -35,8 +39,7 @@ export async function listenForMetrics(config: MetricsListenerConfig, exposition
       },
     );
   });
-  server.requestTimeout = SCRAPE_TIMEOUT_MS;
-  server.headersTimeout = SCRAPE_TIMEOUT_MS;
+  applyConnectionLimits(server, connections, log);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH } from '../imports/json-depth.js';
 import { BadPlanError, parseTestPlan } from './test-plan.js';
 
 const good = {
@@ -44,6 +45,14 @@ describe('parseTestPlan', () => {
     ]);
     expect(problemsOf([])).toEqual(['(the plan): expected object']);
     expect(problemsOf({})).toEqual(['tasks: is required']);
+  });
+
+  it('refuses a plan nested deeper than MAX_JSON_DEPTH before checking it, and lists at most 100 problems of a huge one', () => {
+    const deep = JSON.parse('['.repeat(5000) + ']'.repeat(5000)) as unknown;
+    expect(problemsOf({ tasks: [{ text: deep, taskType: 'blank' }] })).toEqual([`the plan nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`]);
+    const wide = problemsOf({ tasks: Array.from({ length: 100_000 }, () => ({})) });
+    expect(wide.length).toBeGreaterThan(1);
+    expect(wide.length).toBeLessThanOrEqual(100);
   });
 
   it('checks what spans fields: group references, scale order, choices, repeated group ids', () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import { Value, type ValueError } from '@sinclair/typebox/value';
+import { nestsTooDeep, tooDeepProblem } from '../imports/json-depth.js';
 import type { TestPlan } from '../store/store.js';
 
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
@@ -69,6 +70,12 @@ export class BadPlanError extends Error {
   }
 }
 
+/** The largest plan file read: the admin API's body limit (Fastify's default), and hundreds of times a real plan. */
+export const MAX_PLAN_FILE_BYTES = 1024 * 1024;
+
+/** The validator's findings read from one plan: enough to fix it by. */
+const MAX_VALIDATION_ERRORS = 100;
+
 /** `/tasks/2/taskType` → `tasks[2].taskType`. */
 const fieldName = (pointer: string): string =>
   pointer
@@ -83,7 +90,13 @@ const fieldName = (pointer: string): string =>
  * BadPlanError listing every problem found. Nothing is written by the caller unless it passes.
  */
 export function parseTestPlan(input: unknown): TestPlan {
-  const errors = [...Value.Errors(PlanFile, input)];
+  // Before the validator walks it; and the validator is asked for the first problems only,
+  // as a plan of a million bad tasks would otherwise yield a million.
+  if (nestsTooDeep(input)) throw new BadPlanError([tooDeepProblem('the plan')]);
+  const errors: ValueError[] = [];
+  for (const error of Value.Errors(PlanFile, input)) {
+    if (errors.push(error) === MAX_VALIDATION_ERRORS) break;
+  }
   // A missing field is reported as missing, not also as of the wrong type.
   const missing = new Set(errors.filter((e) => e.message === 'Expected required property').map((e) => e.path));
   const problems = errors.filter((e) => !missing.has(e.path) || e.message === 'Expected required property').map((e) => {

@@ -1,37 +1,21 @@
-import { apiErrors } from '../errors.js';
-import type { AccessReads } from '../access/access-cache.js';
-import type { Caller } from '../access/authenticate-request.js';
-import type { Session, Test } from '../store/store.js';
+import type { Test } from '../store/store.js';
 import type { Paging } from './paging.js';
 import type { SessionSummaryResultsResponse } from './schemas.js';
 import type { SessionPageReader } from './session-pages.js';
-import { isoTime } from './iso-time.js';
-
-const toResult = (s: Session) => ({
-  sessionId: s.sessionId,
-  audienceId: s.audienceId,
-  status: s.status,
-  startTime: isoTime(s.startTime),
-  finishTime: s.finishTime === null ? null : isoTime(s.finishTime),
-});
+import { sessionSummary } from './session-summary.js';
 
 /**
- * The body of one page of a test's session results, if the caller may see the test. A test
- * that does not exist and one outside the caller's workspaces get the same answer, so
- * existence does not leak. Visibility is checked on every request; the page itself may come
- * from the cache of serialized pages.
+ * The body of one page of a visible test's session results (see ResourceAccess.test), from
+ * the cache of serialized pages or rendered now.
  */
-export async function listSessionResults(
-  deps: { reads: AccessReads; pages: SessionPageReader },
-  caller: Caller,
-  testId: string,
+export function listSessionResults(
+  pages: SessionPageReader,
+  test: Test,
   paging: Paging,
   serialize: (page: SessionSummaryResultsResponse) => string,
 ): Promise<Buffer> {
-  const test = await deps.reads.findVisibleTest(testId, caller.email);
-  if (!test) throw apiErrors.testNotFound(`test ${testId} missing or outside the workspaces of ${caller.clientId}`);
   const key = `${test.id} ${paging.form} ${paging.offset} ${paging.limit}`;
-  return deps.pages.cachedBody(key, async () => serialize(await readPage(deps.pages, test, paging)));
+  return pages.cachedBody(key, async () => serialize(await readPage(pages, test, paging)));
 }
 
 /**
@@ -52,5 +36,5 @@ async function readPage(pages: SessionPageReader, test: Test, paging: Paging): P
           pageNumber: paging.pageNumber,
           totalPages: Math.ceil(totalCount / paging.rowsPerPage),
         };
-  return { testId: test.id, sessions: sessions.map(toResult), meta: { pagination } };
+  return { testId: test.id, sessions: sessions.map(sessionSummary), meta: { pagination } };
 }

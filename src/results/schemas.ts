@@ -69,6 +69,7 @@ export const SessionSummaryResultItem = Type.Object(
   },
   { title: 'SessionSummaryResultItemDto', description: 'One completed session of the test.' },
 );
+export type SessionSummaryResultItem = Static<typeof SessionSummaryResultItem>;
 
 export const SessionSummaryPagination = Type.Object(
   {

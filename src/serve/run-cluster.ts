@@ -28,7 +28,9 @@ export async function runCluster(config: Config, workers: number): Promise<void>
   const metricsListener = config.metrics
     ? await listenForMetrics(
         config.metrics,
+        config.connections,
         clusterMetrics((workerPids) => log('workers did not send their metrics in time; scrape answered without them', { workerPids }, 'warn')),
+        logger.child({ listener: 'metrics' }),
       )
     : undefined;
   if (metricsListener) log(`metrics served on ${metricsListener.address}/metrics`, { metricsAddress: metricsListener.address });

@@ -36,7 +36,7 @@ export async function runServer(config: Config): Promise<void> {
   try {
     app = await buildApp({ ...runtime, metrics });
     if (!inCluster && config.metrics) {
-      metricsListener = await listenForMetrics(config.metrics, () => metrics.registry.metrics());
+      metricsListener = await listenForMetrics(config.metrics, config.connections, () => metrics.registry.metrics(), app.log.child({ listener: 'metrics' }));
       app.log.info({ metricsAddress: metricsListener.address }, `metrics served on ${metricsListener.address}/metrics`);
     }
     adminApp = await listenForAdmin(runtime, app.log);

@@ -108,6 +108,8 @@ export async function openStoreWithFeed(
   };
   try {
     await store.database.migrate();
+    // Transcripts imported before their cues were stored get them now, before anything reads them.
+    await store.transcripts.storeMissingCues();
     if (config.redisUrl) {
       // Two deployments on one Redis must not share rate limits or changes: by default the
       // prefix names this deployment's database, by an id generated once and kept there.

@@ -10,6 +10,8 @@ import { StoreConflictError } from './conflicts.js';
 import type { Announce } from './database.js';
 import type { Store } from './open-store.js';
 import type { SessionInput } from './store.js';
+import { MAX_CUES_READ } from './transcripts.js';
+import { BadTranscriptError } from '../transcripts/webvtt.js';
 
 const admin = { actor: 'cli:admin' };
 const T0 = Date.UTC(2026, 0, 1);
@@ -25,6 +27,12 @@ const session = (n: number, startTime = T0 + n * 60_000): SessionInput => ({
   finishTime: startTime + 30_000,
 });
 const vtt = (words: string) => `WEBVTT\n\n00:00:00.000 --> 00:00:02.000\n${words}\n`;
+const stamp = (ms: number) => new Date(ms).toISOString().slice(11, 23);
+/** A transcript of `count` cues, the i-th from i s to i s + 900 ms saying `w<i>`. */
+const longVtt = (count: number) =>
+  `WEBVTT\n\n${Array.from({ length: count }, (_, i) => `${stamp(i * 1000)} --> ${stamp(i * 1000 + 900)}\nw${i}`).join('\n\n')}\n`;
+const cueOf = (i: number) => ({ startMs: i * 1000, endMs: i * 1000 + 900, text: `w${i}` });
+const cuesFrom = (from: number, count: number) => Array.from({ length: count }, (_, i) => cueOf(from + i));
 
 export function describeTranscriptContract(name: string, makeStore: (clock: ManualClock, announce: Announce) => Promise<Store>): void {
   describe(`Transcript contract: ${name}`, () => {
@@ -112,6 +120,57 @@ export function describeTranscriptContract(name: string, makeStore: (clock: Manu
       await expect(store.transcripts.importTranscripts(T1, source(), admin)).rejects.toThrow('file 2 is unreadable');
       expect(await store.transcripts.findTranscript(sessionId(1))).toBeNull();
       expect(announced).toEqual([]);
+    });
+
+    it('stores the cues at import and reads them a stretch at a time, in file order, across pages', async () => {
+      await store.transcripts.importTranscripts(T1, [{ sessionId: sessionId(1), vtt: longVtt(1450) }], admin);
+      expect(await store.transcripts.cueCount(sessionId(1))).toBe(1450);
+      expect(await store.transcripts.readCues(sessionId(1), 0, 3)).toEqual({ cueCount: 1450, cues: cuesFrom(0, 3) });
+      expect(await store.transcripts.readCues(sessionId(1), 198, 5)).toEqual({ cueCount: 1450, cues: cuesFrom(198, 5) });
+      expect(await store.transcripts.readCues(sessionId(1), 1449, 10)).toEqual({ cueCount: 1450, cues: [cueOf(1449)] });
+      expect(await store.transcripts.readCues(sessionId(1), 1450, 10)).toEqual({ cueCount: 1450, cues: [] });
+      // At most MAX_CUES_READ at a time, whatever is asked.
+      expect(await store.transcripts.readCues(sessionId(1), 100, 5000)).toEqual({ cueCount: 1450, cues: cuesFrom(100, MAX_CUES_READ) });
+      expect(await store.transcripts.readCues(sessionId(2), 0, 10)).toBeNull();
+      expect(await store.transcripts.cueCount(sessionId(2))).toBeNull();
+
+      // New text replaces every cue; none of the longer transcript's is left behind.
+      await store.transcripts.importTranscripts(T1, [{ sessionId: sessionId(1), vtt: vtt('only one') }], admin);
+      expect(await store.transcripts.readCues(sessionId(1), 0, MAX_CUES_READ)).toEqual({ cueCount: 1, cues: [{ startMs: 0, endMs: 2000, text: 'only one' }] });
+      expect(await store.transcripts.readCues(sessionId(1), 200, 10)).toEqual({ cueCount: 1, cues: [] });
+    });
+
+    it('reads the stored cues, never the text: a reader parses nothing', async () => {
+      await store.transcripts.importTranscripts(T1, [{ sessionId: sessionId(1), vtt: longVtt(5) }], admin);
+      // Text no parser would read: the cues still come, so they were not read from it.
+      await store.database.write(null, (tx) => tx.run("UPDATE transcripts SET vtt = 'not WebVTT' WHERE session_id = @id", { id: sessionId(1) }));
+      expect(await store.transcripts.readCues(sessionId(1), 0, 10)).toEqual({ cueCount: 5, cues: cuesFrom(0, 5) });
+    });
+
+    it('refuses text that is not WebVTT, storing none of the import', async () => {
+      const error = await store.transcripts
+        .importTranscripts(T1, [{ sessionId: sessionId(1), vtt: vtt('one') }, { sessionId: sessionId(2), vtt: 'WEBVTT\n\nnot a cue\n' }], admin)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(BadTranscriptError);
+      expect(await store.transcripts.findTranscript(sessionId(1))).toBeNull();
+    });
+
+    it('stores the cues of transcripts imported before cues were stored, once; one its parser refuses gets none', async () => {
+      await store.transcripts.importTranscripts(T1, [{ sessionId: sessionId(1), vtt: longVtt(450) }, { sessionId: sessionId(2), vtt: vtt('two') }], admin);
+      // As migration 10 leaves an earlier version's: no cues, cue_count NULL; the second with text this parser refuses.
+      await store.database.write(null, async (tx) => {
+        await tx.run('DELETE FROM transcript_cue_pages');
+        await tx.run('UPDATE transcript_cues SET cue_count = NULL');
+        await tx.run("UPDATE transcripts SET vtt = 'WEBVTT\n\n00:01.000 --> 00:02.000\na --> b\n' WHERE session_id = @id", { id: sessionId(2) });
+      });
+      expect(await store.transcripts.storeMissingCues()).toEqual({ stored: 2, unreadable: [sessionId(2)] });
+      expect(await store.transcripts.readCues(sessionId(1), 440, 20)).toEqual({ cueCount: 450, cues: cuesFrom(440, 10) });
+      expect(await store.transcripts.readCues(sessionId(2), 0, 20)).toEqual({ cueCount: 0, cues: [] });
+      expect(await store.transcripts.storeMissingCues()).toEqual({ stored: 0, unreadable: [] });
+      expect(announced).toEqual([{ topic: 'sessions', testId: T1 }]);
+      // Imported by a release before migration 10 during a rolling upgrade: still a transcript, with no cues.
+      await store.database.write(null, (tx) => tx.run('DELETE FROM transcript_cues WHERE session_id = @id', { id: sessionId(1) }));
+      expect(await store.transcripts.cueCount(sessionId(1))).toBe(0);
     });
 
     it('keeps a transcript when its session is re-imported with a new start time (the row is replaced)', async () => {

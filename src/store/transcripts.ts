@@ -1,11 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.js';
+import { BadTranscriptError, parseWebVtt, type TranscriptCue } from '../transcripts/webvtt.js';
 import { audit } from './audit-log.js';
 import { conflict } from './conflicts.js';
-import type { Database } from './database.js';
+import type { Database, Transaction } from './database.js';
 import type { Actor, ImportResult } from './store.js';
 
-/** One session's transcript as imported: WebVTT text, checked by the caller (src/transcripts/webvtt.ts). */
+/**
+ * One session's transcript as imported: WebVTT text, checked by the caller (checkWebVtt in
+ * src/transcripts/webvtt.ts); its cues are read from it here, once, as it is stored.
+ */
 export interface TranscriptInput {
   sessionId: string;
   vtt: string;
@@ -18,6 +22,22 @@ export interface StoredTranscript {
 }
 
 export type TranscriptSource = Iterable<TranscriptInput> | AsyncIterable<TranscriptInput>;
+
+/** A stretch of a transcript's cues, in file order, and how many it has in all. */
+export interface CueRange {
+  cueCount: number;
+  cues: TranscriptCue[];
+}
+
+/**
+ * Cues are stored in pages of this many, each a JSON array of [startMs, endMs, text]: a
+ * reader of a few hundred cues reads a few rows of ~20 KB, however long the transcript, and
+ * an import of hundreds of thousands of cues writes a thousand-odd rows, not a row each.
+ */
+const CUES_PER_PAGE = 200;
+
+/** The most cues one read returns (see readCues). */
+export const MAX_CUES_READ = 1000;
 
 /** Thrown inside the transaction to roll it back when the import would change nothing. */
 class NothingChanged extends Error {}
@@ -57,11 +77,14 @@ export class TranscriptRepository {
             result.unchanged++;
             continue;
           }
+          // Read here, once: no reader of the cues ever parses the text (a BadTranscriptError rolls the import back).
+          const cues = parseWebVtt(vtt);
           await tx.run(
             `INSERT INTO transcripts (session_id, vtt, sha256, imported_at) VALUES (@sessionId, @vtt, @hash, @importedAt)
              ON CONFLICT (session_id) DO UPDATE SET vtt = excluded.vtt, sha256 = excluded.sha256, imported_at = excluded.imported_at`,
             { sessionId, vtt, hash, importedAt },
           );
+          await writeCues(tx, sessionId, cues);
           if (row.sha256 === null) result.inserted++;
           else result.updated++;
         }
@@ -82,4 +105,89 @@ export class TranscriptRepository {
     );
     return r ? { testId: r.test_id, vtt: r.vtt } : null;
   }
+
+  /** How many cues a session's transcript has, or null when the session has none. Reads no text. */
+  async cueCount(sessionId: string): Promise<number | null> {
+    // transcripts by its key alone (its index covers it): the row, and its text, are not read.
+    const r = await this.db.one<{ cue_count: number | null }>(
+      'SELECT c.cue_count FROM transcripts t LEFT JOIN transcript_cues c ON c.session_id = t.session_id WHERE t.session_id = @sessionId',
+      { sessionId },
+    );
+    // No count: cues not stored yet (until storeMissingCues has run), or the transcript was
+    // imported by a release before migration 10 during a rolling upgrade (until imported again).
+    return r ? (r.cue_count ?? 0) : null;
+  }
+
+  /**
+   * Up to `limit` (at most MAX_CUES_READ) of a transcript's cues from the `offset`-th on, in
+   * file order, as stored at import: a few indexed rows, whatever the transcript's length.
+   * Null when the session has no transcript.
+   */
+  async readCues(sessionId: string, offset: number, limit: number): Promise<CueRange | null> {
+    const cueCount = await this.cueCount(sessionId);
+    if (cueCount === null) return null;
+    const end = Math.min(cueCount, offset + Math.min(limit, MAX_CUES_READ));
+    if (end <= offset) return { cueCount, cues: [] };
+    const first = Math.floor(offset / CUES_PER_PAGE);
+    const rows = await this.db.all<{ cues: string }>(
+      'SELECT cues FROM transcript_cue_pages WHERE session_id = @sessionId AND page BETWEEN @first AND @last ORDER BY page',
+      { sessionId, first, last: Math.floor((end - 1) / CUES_PER_PAGE) },
+    );
+    const cues = rows.flatMap((r) => (JSON.parse(r.cues) as StoredCue[]).map(([startMs, endMs, text]) => ({ startMs, endMs, text })));
+    const from = offset - first * CUES_PER_PAGE;
+    return { cueCount, cues: cues.slice(from, from + end - offset) };
+  }
+
+  /**
+   * Stores the cues of transcripts imported before cues were stored at import (marked by
+   * migration 10 with a NULL cue_count), one transcript per transaction, so that no request ever has to parse one. Run
+   * whenever the store is opened (a no-op, one indexed look, once all are done); processes
+   * starting together each take the next transcript still without cues. A stored transcript
+   * this parser refuses (it is stricter than the one that checked it: "-->" inside a cue's
+   * text, an unknown cue setting) keeps its text for the API and gets no cues; its session is
+   * listed in `unreadable`.
+   */
+  async storeMissingCues(): Promise<{ stored: number; unreadable: string[] }> {
+    const done = { stored: 0, unreadable: [] as string[] };
+    for (;;) {
+      const next = await this.db.one<{ session_id: string }>('SELECT session_id FROM transcript_cues WHERE cue_count IS NULL ORDER BY session_id LIMIT 1');
+      if (!next) return done;
+      const sessionId = next.session_id;
+      // Cues change nothing any cache holds: nothing to announce.
+      await this.db.write(null, async (tx) => {
+        const row = await tx.one<{ vtt: string }>(
+          `SELECT t.vtt FROM transcript_cues c JOIN transcripts t ON t.session_id = c.session_id
+            WHERE c.session_id = @sessionId AND c.cue_count IS NULL FOR UPDATE OF c`,
+          { sessionId },
+        );
+        if (!row) return; // another process stored them meanwhile
+        let cues: TranscriptCue[] = [];
+        try {
+          cues = parseWebVtt(row.vtt);
+        } catch (error) {
+          if (!(error instanceof BadTranscriptError)) throw error;
+          done.unreadable.push(sessionId);
+        }
+        await writeCues(tx, sessionId, cues);
+        done.stored++;
+      });
+    }
+  }
+}
+
+/** A cue as stored in a page: [startMs, endMs, text]. */
+type StoredCue = [number, number, string];
+
+/** Replaces a transcript's stored cues, and its count, with `cues`. */
+async function writeCues(tx: Transaction, sessionId: string, cues: readonly TranscriptCue[]): Promise<void> {
+  await tx.run('DELETE FROM transcript_cue_pages WHERE session_id = @sessionId', { sessionId });
+  for (let page = 0; page * CUES_PER_PAGE < cues.length; page++) {
+    const stored = cues.slice(page * CUES_PER_PAGE, (page + 1) * CUES_PER_PAGE).map((c): StoredCue => [c.startMs, c.endMs, c.text]);
+    await tx.run('INSERT INTO transcript_cue_pages (session_id, page, cues) VALUES (@sessionId, @page, @cues)', { sessionId, page, cues: JSON.stringify(stored) });
+  }
+  await tx.run(
+    `INSERT INTO transcript_cues (session_id, cue_count) VALUES (@sessionId, @count)
+     ON CONFLICT (session_id) DO UPDATE SET cue_count = excluded.cue_count`,
+    { sessionId, count: cues.length },
+  );
 }

@@ -3,25 +3,13 @@
  * page that records console errors, CSP violations, failed and off-host requests; axe-core
  * run inside the page; screenshots into test-artifacts/admin-console/.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const haveChromium = existsSync(CHROMIUM);
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 export const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/admin-console/', import.meta.url));
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -36,22 +24,9 @@ export interface ConsoleBrowser {
 }
 
 export async function openConsoleBrowser(origin: string): Promise<ConsoleBrowser> {
-  const profile = mkdtempSync(join(tmpdir(), 'results-api-console-'));
-  let context: BrowserContext;
-  try {
-    // A laptop screen; the clipboard permission lets the copy buttons be tested.
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      headless: true,
-      viewport: { width: 1366, height: 768 },
-      permissions: ['clipboard-read', 'clipboard-write'],
-    });
-  } catch (err) {
-    rmSync(profile, { recursive: true, force: true });
-    throw err;
-  }
-  const page = context.pages()[0] ?? (await context.newPage());
+  // A laptop screen; the clipboard permission lets the copy buttons be tested.
+  const browser = await launchChromium([], { viewport: { width: 1366, height: 768 }, permissions: ['clipboard-read', 'clipboard-write'] });
+  const { page } = browser;
   page.setDefaultTimeout(15_000);
   const problems: string[] = [];
   const host = new URL(origin).host;
@@ -93,10 +68,7 @@ export async function openConsoleBrowser(origin: string): Promise<ConsoleBrowser
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')
         .map((v) => `${v.impact} ${v.id} (${v.help}): ${v.targets.join(', ')}`);
     },
-    close: async () => {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
+    close: () => browser.close(),
   };
 }
 

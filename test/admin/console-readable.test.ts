@@ -28,9 +28,9 @@ import { failJobs } from '../helpers/failed-jobs.js';
 import { freePort, within } from '../helpers/net.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { hasFfmpeg } from '../helpers/videos.js';
-import { CHROMIUM, haveChromium, openConsoleBrowser, type ConsoleBrowser } from './console-browser.js';
+import { skipWithoutChromium, warnIfSkippedWithoutChromium } from '../helpers/chromium.js';
+import { openConsoleBrowser, type ConsoleBrowser } from './console-browser.js';
 
-const IN_CI = process.env.CI === 'true';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PASSWORD = 'a long enough console password';
 const by = { actor: 'cli:test' };
@@ -50,11 +50,11 @@ const TRANSCRIPT = [
 /** What ffmpeg says when a signed link it reads is refused: a 700-character signature no line can break. */
 const LONG_REASON = `ffmpeg failed: https://media.example.com/videos/session.mp4?signature=${'9f3a'.repeat(175)}: Server returned 403 Forbidden`;
 
-if ((!haveChromium || !hasFfmpeg()) && !IN_CI) {
-  console.warn(`\n⚠ SKIPPED test/admin/console-readable.test.ts: it needs Chromium at ${CHROMIUM} and ffmpeg.\n`);
-}
+/** Real ffmpeg makes the session's video: without it, or Chromium, these tests skip with a warning (and fail in CI). */
+const haveFfmpeg = hasFfmpeg();
+warnIfSkippedWithoutChromium('test/admin/console-readable.test.ts');
 
-describe.skipIf((!haveChromium || !hasFfmpeg()) && !IN_CI)('the console reads as a person reads', { timeout: 120_000 }, () => {
+describe.skipIf(skipWithoutChromium || !haveFfmpeg)('the console reads as a person reads', { timeout: 120_000 }, () => {
   const clock = new ManualClock(Date.now());
   let t: TestApp;
   let admin: FastifyInstance;

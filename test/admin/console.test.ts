@@ -15,21 +15,19 @@ import { generateTestVideo } from '../../src/media/ffmpeg/test-video.js';
 import { DETAILS_PLAN, detailsInput, PARTICIPANT_A } from '../helpers/details.js';
 import { freePort, within } from '../helpers/net.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { CHROMIUM, haveChromium, openConsoleBrowser, type ConsoleBrowser } from './console-browser.js';
+import { skipWithoutChromium, warnIfSkippedWithoutChromium } from '../helpers/chromium.js';
+import { openConsoleBrowser, type ConsoleBrowser } from './console-browser.js';
 
-const IN_CI = process.env.CI === 'true';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PASSWORD = 'a long enough console password';
 
-if (!haveChromium && !IN_CI) {
-  console.warn(`\n⚠ SKIPPED test/admin/console.test.ts: no Chromium at ${CHROMIUM}. Install it with \`apt-get install -y chromium\`.\n`);
-}
+warnIfSkippedWithoutChromium('test/admin/console.test.ts');
 
 /**
  * The support journeys of issue 17 in a real browser against the real admin listener (its API
  * and the console bundle `npm run build` makes), in order: each step starts where the last ended.
  */
-describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium', { timeout: 120_000 }, () => {
+describe.skipIf(skipWithoutChromium)('the admin console in headless Chromium', { timeout: 120_000 }, () => {
   let t: TestApp;
   let admin: FastifyInstance;
   let adminUrl: string;
@@ -38,7 +36,6 @@ describe.skipIf(!haveChromium && !IN_CI)('the admin console in headless Chromium
   const email = `ops-${Date.now()}@example.com`;
 
   beforeAll(async () => {
-    if (!haveChromium) throw new Error(`Chromium not found at ${CHROMIUM}; .ci/run installs the Debian package chromium.`);
     // The bundle under test is built from this checkout's console sources, into a directory of
     // this run's own (the sqlite and postgres projects run this file at the same time).
     buildDir = mkdtempSync(join(tmpdir(), 'results-api-console-build-'));

@@ -303,6 +303,13 @@ describe('session imports by upload', () => {
     expect((await app.t.runtime.store.directory.getTest(myTest))!.sessionCount).toBe(before);
   });
 
+  it('refuses a line nesting 5,000 levels as a bad line, by its number, never a 500', async () => {
+    const deep = `{"sessionId":"${randomUUID()}","status":"COMPLETE","startTime":"2026-11-01T10:00:00Z","details":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    const res = await upload(accountAdmin, myTest, 'deep.ndjson', `${line(randomUUID())}\n${deep}\n`);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { errors: string[] }).errors).toEqual(['line 2: the line nests arrays and objects more than 32 levels deep']);
+  });
+
   it('refuses an unknown format, a body that is not multipart, and another workspace\'s test (404)', async () => {
     expect((await upload(accountAdmin, myTest, 'sessions.bin', line(randomUUID()))).status).toBe(400);
     expect((await accountAdmin.request('POST', `/admin/api/tests/${myTest}/sessions/import`, { sessions: [] })).status).toBe(415);

@@ -49,6 +49,14 @@ interface Report {
   ratios: { id: string; pass: boolean }[];
   videoDownload: { fileMb: number; oursMbPerSec: number; plainMbPerSec: number; ratio: number };
   details: { data: { sessions: number }; scenarios: Record<string, Run> };
+  transcriptCues: {
+    cues: number;
+    error?: string;
+    parse: { ms: number };
+    largestImport: { cues: number };
+    adminPage: { first: Run; deep: Run };
+    healthz: { alone: Run; besideOneAdmin: Run };
+  };
 }
 
 /** The details-fetch scenario's runs (bench/lib/details-scenario.mjs). */
@@ -113,6 +121,15 @@ describe('benchmark harness, smoke mode', () => {
         expect(run.requests, id).toBeGreaterThan(0);
         expect(run.non2xx, id).toBe(0);
       }
+      // A transcript parsed, stored, and its admin page served (the pages checked cue by cue) beside /healthz.
+      expect(report.transcriptCues.error).toBeUndefined();
+      expect(report.transcriptCues).toMatchObject({ cues: 20_000, parse: { ms: expect.any(Number) }, largestImport: { cues: expect.any(Number) } });
+      const { adminPage, healthz } = report.transcriptCues;
+      for (const [id, run] of Object.entries({ first: adminPage.first, deep: adminPage.deep, ...healthz })) {
+        expect(run.requests, id).toBeGreaterThan(0);
+        expect(run.non2xx, id).toBe(0);
+      }
+      expect(output).toContain('admin transcript page (1000 stored cues)');
       expect(output).toContain('| ratio');
     } finally {
       rmSync(out, { recursive: true, force: true });

@@ -6,21 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSessions } from '../../src/cli/sessions-export.js';
 import { parseSessionFile } from '../../src/imports/parse-session-file.js';
 import { DETAILS_PLAN, detailsInput, OTHER_ANSWERS, PARTICIPANT_A, PARTICIPANT_B } from '../helpers/details.js';
-import { seedClient, seedWorkspace, storeActor, type SeededClient } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { seedWorkspace, storeActor } from '../helpers/seed.js';
+import { startSeededApp } from '../helpers/test-app.js';
 import { clientFor } from '../client/helpers.js';
 
-describe('sessions export --details', () => {
-  let t: TestApp;
+describe('sessions export --details', async () => {
+  const { t, client } = await startSeededApp();
   let dir: string;
-  let client: SeededClient;
   let testId: string;
   const ids = [randomUUID(), randomUUID(), randomUUID()];
 
   beforeAll(async () => {
-    t = await startTestApp();
     dir = mkdtempSync(join(tmpdir(), 'results-api-export-details-'));
-    client = await seedClient(t.runtime);
     const workspaceId = await seedWorkspace(t.runtime, [client.email]);
     testId = randomUUID();
     await t.runtime.store.directory.createTest({ id: testId, workspaceId, title: 'T', productType: 'NON_THINK_OUT_LOUD', plan: DETAILS_PLAN }, storeActor);
@@ -36,10 +33,7 @@ describe('sessions export --details', () => {
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
     await t.runtime.store.sessions.importSessions(testId, parsed.sessions, storeActor);
   });
-  afterAll(async () => {
-    await t.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it.each(['ndjson', 'csv'] as const)('%s: one record per session with its details, in the format the import reads back unchanged', async (format) => {
     const out = join(dir, `details.${format}`);

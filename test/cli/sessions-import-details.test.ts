@@ -62,4 +62,15 @@ describe('results-api sessions import: details', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('line 1: details were given but the test has no plan to check them against');
   });
+
+  it('a 10 KB line whose details nest 5,000 levels is a bad line like any other: reported by number, exit 1, nothing imported', async () => {
+    const deep = record(22).replace(/}$/, `,"details":{"participant":${'['.repeat(5000)}${']'.repeat(5000)}}}`);
+    const file = cli.file('deep.ndjson', [record(21), deep, record(23)].join('\n'));
+    const result = await cli.run(['sessions', 'import', '--test', TEST_ID, file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${file}: 1 bad line; nothing was imported`);
+    expect(result.stderr).toContain('line 2: the line nests arrays and objects more than 32 levels deep');
+    expect(result.stderr).not.toContain('call stack');
+    expect(await storedDetails(S(21))).toEqual([null, null]);
+  });
 });

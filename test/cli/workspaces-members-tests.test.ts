@@ -210,6 +210,15 @@ describe('results-api workspaces, members and tests', () => {
         `error: ${bad}: the test plan has 2 problems; nothing was written`,
         '',
       ]);
+      const deep = join(cli.dir, 'deep.json');
+      writeFileSync(deep, `{"tasks":[{"text":${'['.repeat(5000)}${']'.repeat(5000)},"taskType":"blank"}]}`);
+      expect(await cli.run(['tests', 'plan', 'set', '--test', test!.id, deep])).toMatchObject({
+        code: 1,
+        stderr: `${deep}: the plan nests arrays and objects more than 32 levels deep\nerror: ${deep}: the test plan has 1 problem; nothing was written\n`,
+      });
+      const huge = join(cli.dir, 'huge.json');
+      writeFileSync(huge, `{"tasks":[${'{},'.repeat(400_000)}{}]}`);
+      expect(await cli.run(['tests', 'plan', 'set', '--test', test!.id, huge])).toMatchObject({ code: 1, stderr: expect.stringMatching(/huge\.json is larger than a test plan may be \(1 MiB/) });
       const notJson = join(cli.dir, 'not.json');
       writeFileSync(notJson, '{"tasks": [');
       expect(await cli.run(['tests', 'plan', 'set', '--test', test!.id, notJson])).toMatchObject({ code: 1, stderr: expect.stringMatching(/is not JSON/) });

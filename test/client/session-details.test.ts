@@ -1,23 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ResultsApiError, type FetchFunction } from '@results-api/client';
 import { parseSessionFile } from '../../src/imports/parse-session-file.js';
 import { DETAILS_PLAN, detailsInput, PARTICIPANT_A, PARTICIPANT_B, PARTICIPANT_C } from '../helpers/details.js';
-import { seedClient, seedWorkspace, storeActor, type Seeded } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { seedWorkspace, storeActor, type Seeded } from '../helpers/seed.js';
+import { startSeededApp } from '../helpers/test-app.js';
 import { clientFor } from './helpers.js';
 
 const SESSIONS = 23;
 
-describe('SDK: sessionDetails, qxScores, sessionsWithDetails', () => {
-  let t: TestApp;
+describe('SDK: sessionDetails, qxScores, sessionsWithDetails', async () => {
+  const { t, client } = await startSeededApp({ env: { RATE_LIMIT_API: '100000' } });
   let s: Pick<Seeded, 'clientId' | 'clientSecret' | 'testId'>;
   /** Session ids in listing order (newest first). */
   let listed: string[];
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { RATE_LIMIT_API: '100000' } });
-    const client = await seedClient(t.runtime);
     const workspaceId = await seedWorkspace(t.runtime, [client.email]);
     const testId = randomUUID();
     await t.runtime.store.directory.createTest({ id: testId, workspaceId, title: 'T', productType: 'NON_THINK_OUT_LOUD', plan: DETAILS_PLAN }, storeActor);
@@ -38,7 +36,6 @@ describe('SDK: sessionDetails, qxScores, sessionsWithDetails', () => {
     s = { ...client, testId };
     listed = [...ids].reverse();
   });
-  afterAll(() => t.close());
 
   it.each(['A', 'B'] as const)('form %s: one session\'s details and the test\'s QXscores', async (form) => {
     const client = clientFor(t, s, form);

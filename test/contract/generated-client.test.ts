@@ -11,8 +11,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionInput } from '../../src/store/store.js';
-import { completedOnly, makeSessions, rendered, seed, seedClient, seedTest, seedWorkspace, type SeededClient } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { completedOnly, makeSessions, rendered, seed, seedTest, seedWorkspace } from '../helpers/seed.js';
+import { startSeededApp } from '../helpers/test-app.js';
 import { fixturePath, REAL_FIXTURES } from './real-contract.js';
 import { freePort } from '../helpers/net.js';
 
@@ -32,8 +32,8 @@ function run(file: string, args: string[], env: Record<string, string> = {}, tim
 /** Under the repository (gitignored), so the script resolves openapi-fetch and oauth4webapi from node_modules. */
 const artifacts = join(ROOT, 'test-artifacts');
 let dir: string;
-let t: TestApp;
-let client: SeededClient;
+const port = await freePort();
+const { t, client } = await startSeededApp({ port, env: { PUBLIC_URL: `http://127.0.0.1:${port}` } });
 /** The tests the client's user can see, by workspace (its workspaces oldest first). */
 let tests: { testId: string; stored: SessionInput[] }[];
 let foreignTestId: string;
@@ -47,9 +47,6 @@ beforeAll(async () => {
   }
   copyFileSync(CLIENT_SCRIPT, join(dir, 'page-completed-sessions.mjs'));
 
-  const port = await freePort();
-  t = await startTestApp({ port, env: { PUBLIC_URL: `http://127.0.0.1:${port}` } });
-  client = await seedClient(t.runtime);
   const statuses = ['COMPLETE', 'IN_PROGRESS', 'COMPLETE', 'ABANDONED', 'COMPLETE', 'COMPLETE', 'SCREENED_OUT'];
   tests = [];
   const lab = await seedWorkspace(t.runtime, [client.email], 'Lab');
@@ -65,10 +62,7 @@ beforeAll(async () => {
   }
   foreignTestId = (await seed(t.runtime, { sessions: 4 })).testId; // another team's test, never seen
 }, 60_000);
-afterAll(async () => {
-  await t?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('a client generated from the real contract', () => {
   it('type-checks against the generated types, and a misuse of either does not', async () => {

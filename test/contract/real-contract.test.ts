@@ -9,10 +9,10 @@ import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPIV3, OpenAPIV3_1 } from 'openapi-types';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { SessionInput, TestPlan } from '../../src/store/store.js';
 import { completedOnly, makeSessions, seed, seedClient, seedTest, seedWorkspace, sortNewestFirst, storeActor, type Seeded } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { startSeededApp } from '../helpers/test-app.js';
 import { mintToken } from '../helpers/tokens.js';
 import { DETAILS_PLAN, detailsInput, OTHER_ANSWERS, PARTICIPANT_A, PARTICIPANT_B } from '../helpers/details.js';
 import { parseSessionFile } from '../../src/imports/parse-session-file.js';
@@ -35,7 +35,8 @@ interface Probe {
   also?: (response: LiveResponse) => void | Promise<void>;
 }
 
-let t: TestApp;
+// A public host name for BASE_URL: the real videoUrl's format ("url") refuses loopback addresses.
+const { t, client } = await startSeededApp({ env: { RATE_LIMIT_API: String(RATE_LIMIT), BASE_URL: 'http://results.example.com' } });
 let token: string;
 let tokenFormA: string;
 let testId: string;
@@ -75,9 +76,6 @@ const plan: TestPlan = {
 };
 
 beforeAll(async () => {
-  // A public host name for BASE_URL: the real videoUrl's format ("url") refuses loopback addresses.
-  t = await startTestApp({ env: { RATE_LIMIT_API: String(RATE_LIMIT), BASE_URL: 'http://results.example.com' } });
-  const client = await seedClient(t.runtime);
   const members = { workspaces: await seedClient(t.runtime), studies: await seedClient(t.runtime), study: await seedClient(t.runtime), completed: await seedClient(t.runtime), session: await seedClient(t.runtime) };
   workspaceId = await seedWorkspace(t.runtime, [client.email, ...Object.values(members).map((m) => m.email)]);
   // More than two pages of 50 completed sessions for the v1 cursor, among sessions of every status.
@@ -164,7 +162,6 @@ const clipOf = (sessionId: string, clipId: string, headers: Record<string, strin
 const reelsOf = (testId: string, headers: Record<string, string> = bearer(token)) => fetch(`${t.url}/api/v2/testResults/${testId}/highlightreels`, { headers });
 const reelOf = (testId: string, reelId: string, headers: Record<string, string> = bearer(token)) =>
   fetch(`${t.url}/api/v2/testResults/${testId}/highlightreels/${reelId}`, { headers });
-afterAll(() => t.close());
 
 const bearer = (value: string) => ({ authorization: `Bearer ${value}` });
 const list = (query: string, headers: Record<string, string> = bearer(token), path = '/api/v2/sessionResults') =>
@@ -710,8 +707,8 @@ describe('our OpenAPI document names what the real one names', () => {
     }
   });
 
-  it('the README maps every real operation to ours: implemented, or the issue that brings it', () => {
-    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+  it('the API guide maps every real operation to ours: implemented, or the issue that brings it', () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../docs/API.md', import.meta.url)), 'utf8');
     const named = (operationId: string) => `\`${operationId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\``;
     for (const { operationId } of contract.operations) expect(readme, operationId).toMatch(new RegExp(`${named(operationId)}[^\\n]*implemented`));
     for (const { operationId, issue } of contract.planned) expect(readme, operationId).toMatch(new RegExp(`${named(operationId)}[^\\n]*issue ${issue}\\b`));

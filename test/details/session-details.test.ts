@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { parseSessionFile } from '../../src/imports/parse-session-file.js';
 import type { QxScoreResponse, SessionResultsV3Response } from '../../src/details/schemas.js';
@@ -14,8 +14,8 @@ import {
   PLAN_ID,
   taskId,
 } from '../helpers/details.js';
-import { seed, seedClient, seedWorkspace, storeActor } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { seed, seedWorkspace, storeActor } from '../helpers/seed.js';
+import { startSeededApp, startTestApp } from '../helpers/test-app.js';
 import { authHeaders, mintToken } from '../helpers/tokens.js';
 
 const id = (n: number) => `5e55de7a-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
@@ -36,7 +36,7 @@ const record = (n: number, status: string, details?: Record<string, unknown>) =>
   ...(details ? { details } : {}),
 });
 
-let t: TestApp;
+const { t, client } = await startSeededApp({ env: { RATE_LIMIT_API: '100000', RATE_LIMIT_TOKEN_CLIENT: '100000' } });
 let testId: string;
 let foreignSessionId: string;
 let foreignTestId: string;
@@ -45,8 +45,6 @@ let tokenB: string;
 let member: { email: string; workspaceId: string };
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_API: '100000', RATE_LIMIT_TOKEN_CLIENT: '100000' } });
-  const client = await seedClient(t.runtime);
   const workspaceId = await seedWorkspace(t.runtime, [client.email]);
   member = { email: client.email, workspaceId };
   testId = randomUUID();
@@ -73,7 +71,6 @@ beforeAll(async () => {
   tokenA = await mintToken(t, client, 'A');
   tokenB = await mintToken(t, client, 'B');
 });
-afterAll(() => t.close());
 
 const get = (path: string, headers: Record<string, string> = authHeaders(tokenB)) => fetch(`${t.url}${path}`, { headers });
 const details = (sessionId: string, headers?: Record<string, string>) => get(`/api/v3/sessionResults/${sessionId}`, headers);

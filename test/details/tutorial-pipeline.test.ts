@@ -4,26 +4,23 @@
  * the postgres project, on PostgreSQL.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ResultsApiError } from '@results-api/client';
 import { parseSessionFile } from '../../src/imports/parse-session-file.js';
 import { clientFor } from '../client/helpers.js';
 import { DETAILS_PLAN, detailsInput, PARTICIPANT_A, PARTICIPANT_B, PARTICIPANT_C } from '../helpers/details.js';
-import { seedClient, seedWorkspace, storeActor, type SeededClient } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { seedWorkspace, storeActor } from '../helpers/seed.js';
+import { startSeededApp } from '../helpers/test-app.js';
 
 const STATUSES = ['COMPLETE', 'COMPLETE', 'ABANDONED', 'COMPLETE', 'IN_PROGRESS'];
 const vtt = (sessionId: string) => `WEBVTT\n\n00:00:00.000 --> 00:00:03.000\n<v Participant>Session ${sessionId} begins.</v>\n`;
 
-let t: TestApp;
-let client: SeededClient;
+const { t, client } = await startSeededApp({ env: { RATE_LIMIT_API: '100000' } });
 let testId: string;
 /** Every session, newest first, with whether it has a transcript. */
 const sessions: { sessionId: string; status: string; transcribed: boolean }[] = [];
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_API: '100000' } });
-  client = await seedClient(t.runtime);
   const workspaceId = await seedWorkspace(t.runtime, [client.email]);
   testId = randomUUID();
   await t.runtime.store.directory.createTest({ id: testId, workspaceId, title: 'Checkout', productType: 'NON_THINK_OUT_LOUD', plan: DETAILS_PLAN }, storeActor);
@@ -49,7 +46,6 @@ beforeAll(async () => {
     storeActor,
   );
 });
-afterAll(() => t.close());
 
 describe('the tutorial pipeline through the SDK: list → details → transcript', () => {
   it.each(['A', 'B'] as const)('form %s: every completed session, its details and its transcript (or a 404 when it has none)', async (form) => {

@@ -37,7 +37,7 @@ export interface TestApp {
  * is checked against the OpenAPI document; `close()` fails if any did not conform.
  */
 export async function startTestApp(
-  options: { env?: Record<string, string>; clock?: Clock; logger?: AppDeps['logger']; port?: number } = {},
+  options: { env?: Record<string, string>; clock?: Clock; logger?: AppDeps['logger']; port?: number; onRoute?: AppDeps['onRoute'] } = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'results-api-test-'));
   const postgres = options.env?.DATABASE_URL ? null : await postgresForThisProject();
@@ -47,10 +47,10 @@ export async function startTestApp(
   const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1:8080', MEDIA_URL: `file:${join(dir, 'media')}`, ...options.env, DATABASE_URL: databaseUrl });
   const runtime = await openRuntime(config, options.clock ? { clock: options.clock } : {});
   const metrics = new Metrics(() => runtime.store.database.poolStats?.());
-  const app = await buildApp({ ...runtime, metrics, logger: options.logger });
+  const app = await buildApp({ ...runtime, metrics, logger: options.logger, onRoute: options.onRoute });
   const conformance = recordResponseConformance(app);
   const address = await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
-  const metricsListener = await listenForMetrics({ host: '127.0.0.1', port: 0 }, () => metrics.registry.metrics());
+  const metricsListener = await listenForMetrics({ host: '127.0.0.1', port: 0 }, config.connections, () => metrics.registry.metrics(), app.log);
   return {
     app,
     runtime,

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { parseSessionFile } from '../../src/imports/parse-session-file.js';
 import type { SessionInput } from '../../src/store/store.js';
 import { DETAILS_PLAN, detailsInput, OTHER_ANSWERS, PARTICIPANT_A, PARTICIPANT_B, PARTICIPANT_C } from '../helpers/details.js';
-import { seedClient, seedWorkspace, storeActor } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { seedWorkspace, storeActor } from '../helpers/seed.js';
+import { startSeededApp } from '../helpers/test-app.js';
 import { authHeaders, mintToken } from '../helpers/tokens.js';
 
 /**
@@ -33,13 +33,11 @@ const record = (n: number, status: string, details?: Record<string, unknown>) =>
 
 // A still clock: cached entries never expire by age, so what the cache test sees is the import's invalidation.
 const clock = new ManualClock(Date.UTC(2025, 2, 3, 10, 0, 0, 0));
-let t: TestApp;
+const { t, client } = await startSeededApp({ clock, env: { RATE_LIMIT_API: '100000', RATE_LIMIT_TOKEN_CLIENT: '100000' } });
 let testId: string;
 let token: string;
 
 beforeAll(async () => {
-  t = await startTestApp({ clock, env: { RATE_LIMIT_API: '100000', RATE_LIMIT_TOKEN_CLIENT: '100000' } });
-  const client = await seedClient(t.runtime);
   const workspaceId = await seedWorkspace(t.runtime, [client.email]);
   testId = randomUUID();
   await t.runtime.store.directory.createTest({ id: testId, workspaceId, title: 'Checkout', productType: 'NON_THINK_OUT_LOUD', plan: DETAILS_PLAN }, storeActor);
@@ -60,7 +58,6 @@ beforeAll(async () => {
   );
   token = await mintToken(t, client, 'B');
 });
-afterAll(() => t.close());
 
 const json = async <T>(path: string): Promise<T> => {
   const res = await fetch(`${t.url}/usertesting/api/v1${path}`, { headers: authHeaders(token) });

@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import type { SessionInput, TestPlan } from '../../src/store/store.js';
-import { makeSessions, seedClient, seedTest, seedWorkspace, sortNewestFirst, type SeededClient } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { makeSessions, seedClient, seedTest, seedWorkspace, sortNewestFirst } from '../helpers/seed.js';
+import { startSeededApp } from '../helpers/test-app.js';
 import { authHeaders, mintToken } from '../helpers/tokens.js';
 
 const by = { actor: 'test' };
 // Advanced between creations, so workspaces and tests have a creation order to be listed in.
 const clock = new ManualClock(Date.UTC(2025, 2, 3, 10, 0, 0, 0));
 const tick = () => clock.advance(1000);
-let t: TestApp;
-let ada: SeededClient;
+const { t, client: ada } = await startSeededApp({ clock });
 let adaToken: string;
 let adaTokenA: string;
 let otherToken: string;
@@ -35,8 +34,6 @@ const plan: TestPlan = {
 };
 
 beforeAll(async () => {
-  t = await startTestApp({ clock });
-  ada = await seedClient(t.runtime);
   const other = await seedClient(t.runtime);
   otherToken = await mintToken(t, other);
   lab = await seedWorkspace(t.runtime, [ada.email], 'Lab');
@@ -67,7 +64,6 @@ beforeAll(async () => {
   adaToken = await mintToken(t, ada, 'B');
   adaTokenA = await mintToken(t, ada, 'A');
 });
-afterAll(() => t.close());
 
 const get = (path: string, headers: Record<string, string> = authHeaders(adaToken)) => fetch(`${t.url}${path}`, { headers });
 const json = async <T = unknown>(path: string, headers?: Record<string, string>): Promise<T> => {

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { calculateJwkThumbprint, exportJWK, type JWK } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { seedClient, storeActor, type SeededClient } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { seedClient, storeActor } from '../helpers/seed.js';
+import { startSeededApp } from '../helpers/test-app.js';
 import { httpRequest, rawRequest, type RawResponse } from '../helpers/raw-http.js';
 import { callApi, FORM_CONTENT_TYPE, INVALID_TOKEN_PROBLEM } from '../helpers/token-operations.js';
 import {
@@ -27,8 +27,10 @@ import {
 
 const START = Date.UTC(2026, 0, 1, 12, 0, 0, 0);
 const clock = new ManualClock(START);
-let t: TestApp;
-let client: SeededClient;
+const { t, client } = await startSeededApp({
+  clock,
+  env: { RATE_LIMIT_API: '1000000', RATE_LIMIT_TOKEN_ADDRESS: '1000000', RATE_LIMIT_TOKEN_CLIENT: '1000000' },
+});
 
 /** An attacker's own key pair, and a server of theirs that publishes it. */
 const attacker = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -38,11 +40,6 @@ let attackerUrl: string;
 let attackerHits = 0;
 
 beforeAll(async () => {
-  t = await startTestApp({
-    clock,
-    env: { RATE_LIMIT_API: '1000000', RATE_LIMIT_TOKEN_ADDRESS: '1000000', RATE_LIMIT_TOKEN_CLIENT: '1000000' },
-  });
-  client = await seedClient(t.runtime);
   attackerJwk = { ...(await exportJWK(attacker.publicKey)), alg: 'RS256', use: 'sig' };
   attackerJwk.kid = await calculateJwkThumbprint(attackerJwk);
   attackerServer = createServer((_req, res) => {
@@ -53,7 +50,6 @@ beforeAll(async () => {
   attackerUrl = `http://127.0.0.1:${(attackerServer.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  await t.close();
   await new Promise((resolve) => attackerServer.close(resolve));
 });
 afterEach(() => {
@@ -175,6 +171,34 @@ describe('other header and encoding tricks', () => {
   it('a payload that is not a JSON object, correctly signed, is refused', async () => {
     const { header, signature } = decodeJws(await forge());
     await expectRefused(assembleJws(header, ['not', 'an', 'object'], signature));
+  });
+});
+
+describe('scope and scp (RFC 9068 §2.2.3: scope grants)', () => {
+  const readScope = () => serverOf(t, 'B').scope;
+
+  it('the control: scope and scp naming the same scopes are accepted, and scope alone too', async () => {
+    await expectAccepted(await forge({ claims: { scope: readScope(), scp: [readScope()] } }));
+    await expectAccepted(await forge({ claims: { scope: readScope(), scp: undefined } }));
+  });
+
+  it('scp granting a read scope that scope does not is refused, signed with our key', async () => {
+    await expectRefused(await forge({ claims: { scope: 'studies:write', scp: [readScope()] } }));
+  });
+
+  it.each([
+    ['names a scope more than scope', () => [readScope(), 'studies:write']],
+    ['names fewer scopes than scope', () => []],
+    ['is a string, not a list', () => readScope()],
+    ['holds a non-string', () => [readScope(), 7]],
+  ])('scp that %s is refused', async (_name, scp) => {
+    await expectRefused(await forge({ claims: { scope: readScope(), scp: scp() } }));
+  });
+
+  it('scope without a read scope, and no scp, is 403 insufficient_scope', async () => {
+    const res = await callApi(t, authHeaders(await forge({ claims: { scope: 'studies:write', scp: undefined } })));
+    expect(res.status).toBe(403);
+    expect(res.headers.get('www-authenticate')).toMatch(/error="insufficient_scope"/);
   });
 });
 

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateClientId, generateClientSecret } from '../../src/oauth/client-secrets.js';
 import { seedClient, type SeededClient } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { startSeededApp } from '../helpers/test-app.js';
 import { INVALID_CLIENT, introspect } from '../helpers/token-operations.js';
 import { mintToken, requestToken } from '../helpers/tokens.js';
 
@@ -29,13 +29,10 @@ interface Work {
   comparisons: string[];
 }
 
-let t: TestApp;
-let known: SeededClient;
+const { t, client: known } = await startSeededApp({ env: { RATE_LIMIT_TOKEN_ADDRESS: '100000', RATE_LIMIT_TOKEN_CLIENT: '100000' } });
 let rotating: SeededClient;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_TOKEN_ADDRESS: '100000', RATE_LIMIT_TOKEN_CLIENT: '100000' } });
-  known = await seedClient(t.runtime);
   // Mid-rotation: two live secrets.
   rotating = await seedClient(t.runtime);
   await t.runtime.store.credentials.addCredentialSecret(
@@ -43,7 +40,6 @@ beforeAll(async () => {
     { actor: 'test' },
   );
 });
-afterAll(() => t.close());
 
 /** What one failing request did, counted by spies on the store and the hasher. */
 async function workOf(send: () => Promise<Response>): Promise<Work> {

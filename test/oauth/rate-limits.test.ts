@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { generateClientId } from '../../src/oauth/client-secrets.js';
 import { requireRedis } from '../helpers/redis.js';
-import { seed, seedClient, type Seeded, type SeededClient } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { seed, seedClient, type Seeded } from '../helpers/seed.js';
+import { startSeededApp, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { callApi, INVALID_CLIENT, introspect, revoke } from '../helpers/token-operations.js';
 import { authHeaders, mintToken, requestToken } from '../helpers/tokens.js';
 
@@ -105,19 +105,12 @@ describe('Results API: RATE_LIMIT_API=3 per client', () => {
   });
 });
 
-describe('token endpoint: RATE_LIMIT_TOKEN_CLIENT=3 failures per presented client id and address', () => {
+describe('token endpoint: RATE_LIMIT_TOKEN_CLIENT=3 failures per presented client id and address', async () => {
   const clock = new ManualClock(START);
-  let t: TestApp;
-  let client: SeededClient;
-
-  beforeAll(async () => {
-    t = await startTestApp({
-      clock,
-      env: { RATE_LIMIT_TOKEN_CLIENT: '3', RATE_LIMIT_TOKEN_ADDRESS: '1000', RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) },
-    });
-    client = await seedClient(t.runtime);
+  const { t, client } = await startSeededApp({
+    clock,
+    env: { RATE_LIMIT_TOKEN_CLIENT: '3', RATE_LIMIT_TOKEN_ADDRESS: '1000', RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) },
   });
-  afterAll(() => t.close());
 
   it('after 3 wrong secrets from an address even the right secret from there is refused with 429 slow_down until the window ends', async () => {
     clock.set(START);
@@ -270,19 +263,12 @@ const redisUrl = await requireRedis();
 describe.each([
   { limiter: 'in memory', env: {} as Record<string, string> },
   ...(redisUrl ? [{ limiter: 'in Redis', env: { REDIS_URL: redisUrl } }] : []),
-])('a stranger cannot lock the owner out (defaults: 60 failures per client and address; counters $limiter)', ({ env }) => {
+])('a stranger cannot lock the owner out (defaults: 60 failures per client and address; counters $limiter)', async ({ env }) => {
   // A window aligned near real time, so Redis keys (which expire with their window) live through the test.
   const windowSeconds = 3600;
   const windowStart = Math.floor(Date.now() / (windowSeconds * 1000)) * windowSeconds * 1000;
   const clock = new ManualClock(windowStart);
-  let t: TestApp;
-  let client: SeededClient;
-
-  beforeAll(async () => {
-    t = await startTestApp({ clock, env: { ...env, TRUST_PROXY: 'true', RATE_LIMIT_WINDOW_SECONDS: String(windowSeconds) } });
-    client = await seedClient(t.runtime);
-  });
-  afterAll(() => t?.close());
+  const { t, client } = await startSeededApp({ clock, env: { ...env, TRUST_PROXY: 'true', RATE_LIMIT_WINDOW_SECONDS: String(windowSeconds) } });
 
   it('65 wrong secrets from address A: A is throttled after 60, even with the right secret; the owner at B gets tokens', async () => {
     const [a, b] = [randomAddress(), randomAddress()];
@@ -302,24 +288,17 @@ describe.each([
   });
 });
 
-describe('RATE_LIMIT_TOKEN_CLIENT_CEILING=5 failures per client id from all addresses together', () => {
+describe('RATE_LIMIT_TOKEN_CLIENT_CEILING=5 failures per client id from all addresses together', async () => {
   const clock = new ManualClock(START);
-  let t: TestApp;
-  let client: SeededClient;
-
-  beforeAll(async () => {
-    t = await startTestApp({
-      clock,
-      env: {
-        TRUST_PROXY: 'true',
-        RATE_LIMIT_TOKEN_CLIENT: '3',
-        RATE_LIMIT_TOKEN_CLIENT_CEILING: '5',
-        RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS),
-      },
-    });
-    client = await seedClient(t.runtime);
+  const { t, client } = await startSeededApp({
+    clock,
+    env: {
+      TRUST_PROXY: 'true',
+      RATE_LIMIT_TOKEN_CLIENT: '3',
+      RATE_LIMIT_TOKEN_CLIENT_CEILING: '5',
+      RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS),
+    },
   });
-  afterAll(() => t.close());
 
   it('guesses spread over addresses reach the ceiling: then the client is refused from everywhere until the window ends', async () => {
     const guess = { clientId: client.clientId, clientSecret: 'guess' };

@@ -1,9 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { MAX_TOKEN_TTL_SECONDS } from '../../src/config.js';
 import { MAX_IAT_SKEW_SECONDS } from '../../src/oauth/access-tokens.js';
-import { seedClient, type SeededClient } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { startSeededApp } from '../helpers/test-app.js';
 import { callApi, INVALID_TOKEN_PROBLEM, introspect, revoke } from '../helpers/token-operations.js';
 import { authHeaders, decodeJws, forgeToken, type TokenForm } from '../helpers/tokens.js';
 
@@ -19,14 +18,7 @@ import { authHeaders, decodeJws, forgeToken, type TokenForm } from '../helpers/t
 const START = Date.UTC(2026, 0, 1, 12, 0, 0, 0);
 const NOW = Math.floor(START / 1000);
 const clock = new ManualClock(START);
-let t: TestApp;
-let client: SeededClient;
-
-beforeAll(async () => {
-  t = await startTestApp({ clock, env: { RATE_LIMIT_API: '1000000', RATE_LIMIT_TOKEN_ADDRESS: '1000000' } });
-  client = await seedClient(t.runtime);
-});
-afterAll(() => t.close());
+const { t, client } = await startSeededApp({ clock, env: { RATE_LIMIT_API: '1000000', RATE_LIMIT_TOKEN_ADDRESS: '1000000' } });
 afterEach(() => clock.set(START));
 
 const YEAR = 365 * 86_400;

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateClientId, generateClientSecret } from '../../src/oauth/client-secrets.js';
-import { seedClient, storeActor, type SeededClient } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { seedClient, storeActor } from '../helpers/seed.js';
+import { startSeededApp } from '../helpers/test-app.js';
 import { basicAuthorization, tokenUrl, type TokenForm } from '../helpers/tokens.js';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -10,15 +10,8 @@ const CLIENT_AUTH_FAILED = {
   error_description: 'Client authentication failed. Either the client or the client credentials are invalid.',
 };
 
-let t: TestApp;
-let client: SeededClient;
-
-beforeAll(async () => {
-  // Many failed requests from one address on purpose: keep the token throttle out of the way.
-  t = await startTestApp({ env: { RATE_LIMIT_TOKEN_ADDRESS: '100000', RATE_LIMIT_TOKEN_CLIENT: '100000' } });
-  client = await seedClient(t.runtime);
-});
-afterAll(() => t.close());
+// Many failed requests from one address on purpose: keep the token throttle out of the way.
+const { t, client } = await startSeededApp({ env: { RATE_LIMIT_TOKEN_ADDRESS: '100000', RATE_LIMIT_TOKEN_CLIENT: '100000' } });
 
 /** A raw POST to a token endpoint, with exactly the body and headers given. */
 function post(body: string, headers: Record<string, string> = { 'content-type': FORM }, form: TokenForm = 'B'): Promise<Response> {

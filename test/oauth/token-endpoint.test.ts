@@ -1,8 +1,7 @@
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { seedClient, type SeededClient } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { startSeededApp } from '../helpers/test-app.js';
 import { decodeJws, requestToken, serverOf, type ClientAuth, type TokenForm } from '../helpers/tokens.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -15,16 +14,9 @@ const combinations: { form: TokenForm; auth: ClientAuth }[] = [
   { form: 'B', auth: 'basic' },
 ];
 
-describe('token endpoint: success', () => {
+describe('token endpoint: success', async () => {
   const clock = new ManualClock(Date.UTC(2026, 0, 1, 9, 30, 15, 250));
-  let t: TestApp;
-  let client: SeededClient;
-
-  beforeAll(async () => {
-    t = await startTestApp({ clock });
-    client = await seedClient(t.runtime);
-  });
-  afterAll(() => t.close());
+  const { t, client } = await startSeededApp({ clock });
 
   it.each(combinations)('form $form, $auth client authentication: 200 with exactly the §5.1 fields', async ({ form, auth }) => {
     const res = await requestToken(t, client, { form, auth });
@@ -119,15 +111,8 @@ describe('token endpoint: success', () => {
   });
 });
 
-describe('token endpoint: configured custom server', () => {
-  let t: TestApp;
-  let client: SeededClient;
-
-  beforeAll(async () => {
-    t = await startTestApp({ env: { AUTH_SERVER_ID: 'ausConfigured0000001', AUTH_SERVER_AUDIENCE: 'api://configured-audience' } });
-    client = await seedClient(t.runtime);
-  });
-  afterAll(() => t.close());
+describe('token endpoint: configured custom server', async () => {
+  const { t, client } = await startSeededApp({ env: { AUTH_SERVER_ID: 'ausConfigured0000001', AUTH_SERVER_AUDIENCE: 'api://configured-audience' } });
 
   it('serves form B at the configured id, with the configured audience', async () => {
     const res = await fetch(`${t.url}/oauth2/ausConfigured0000001/v1/token`, {

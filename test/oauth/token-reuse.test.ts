@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { rotateSigningKey } from '../../src/oauth/signing-keys.js';
 import { seedClient, storeActor, type SeededClient } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { startSeededApp, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { revoke } from '../helpers/token-operations.js';
 import { decodeJws, requestToken, type TokenForm } from '../helpers/tokens.js';
 
@@ -33,16 +33,9 @@ const metric = async (t: TestApp, name: string): Promise<number> => {
   return Number(new RegExp(`^${name}\\{server="custom"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
 };
 
-describe('token reuse (TOKEN_REUSE_SECONDS=30, the default; lifetime 3600 s)', () => {
+describe('token reuse (TOKEN_REUSE_SECONDS=30, the default; lifetime 3600 s)', async () => {
   const clock = new ManualClock(START);
-  let t: TestApp;
-  let client: SeededClient;
-
-  beforeAll(async () => {
-    t = await startTestApp({ clock });
-    client = await seedClient(t.runtime);
-  });
-  afterAll(() => t.close());
+  const { t, client } = await startSeededApp({ clock });
   afterEach(() => clock.advance(60_000)); // every test starts with no recent token
 
   it('a request within the window gets the same token, with expires_in counting down', async () => {

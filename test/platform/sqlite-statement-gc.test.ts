@@ -1,7 +1,7 @@
 /**
  * better-sqlite3 is compiled against the running Node's headers. Built against Node 24.19+
  * headers, its statements abort the whole process when V8 collects them outside JavaScript
- * (nodejs/node#65446; README "Node.js versions"). Every server and CLI process prepares
+ * (nodejs/node#65446; docs/OPERATING.md, "Node.js versions"). Every server and CLI process prepares
  * statements, so this runs statement-churn.mjs in a child process of the Node under test and
  * expects a clean exit: on an affected build it dies of SIGABRT instead.
  */

@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { SessionInput } from '../../src/store/store.js';
 import {
   completedOnly,
   makeSessions,
   rendered,
   seed,
-  seedClient,
   seedTest,
   seedWorkspace,
   storeActor,
   type Seeded,
 } from '../helpers/seed.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { startSeededApp, startTestApp } from '../helpers/test-app.js';
 import { authHeaders, mintToken } from '../helpers/tokens.js';
 
 const at = (iso: string) => Date.parse(iso);
@@ -49,7 +48,7 @@ const d: SessionInput = {
 };
 const ORDERED = [d, b, a];
 
-let t: TestApp;
+const { t, client } = await startSeededApp({ env: { RATE_LIMIT_API: '100000', RATE_LIMIT_TOKEN_CLIENT: '100000' } });
 let s: Seeded;
 let tokenA: string;
 let tokenB: string;
@@ -63,8 +62,6 @@ let emptyTestId: string;
 let foreignTestId: string;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_API: '100000', RATE_LIMIT_TOKEN_CLIENT: '100000' } });
-  const client = await seedClient(t.runtime);
   const workspaceId = await seedWorkspace(t.runtime, [client.email]);
   const testId = await seedTest(t.runtime, workspaceId, [a, c, b, d]);
   s = { ...client, workspaceId, testId, sessions: ORDERED };
@@ -79,7 +76,6 @@ beforeAll(async () => {
   tokenA = await mintToken(t, s, 'A');
   tokenB = await mintToken(t, s, 'B');
 });
-afterAll(() => t.close());
 
 const get = (path: string, headers: Record<string, string> = { authorization: `Bearer ${tokenB}` }) =>
   fetch(`${t.url}${path}`, { headers });

@@ -174,7 +174,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     'credentials.findPrincipal', 'directory.listWorkspaces', 'directory.getWorkspace', 'directory.listWorkspacesForMember',
     'directory.listMembers', 'directory.isMember', 'directory.getTest', 'directory.listTests', 'directory.findVisibleTest',
     'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'sessions.listCompletedSessions', 'sessions.findSession', 'sessions.mediaOf', 'sessionDetails.findDetails', 'sessionDetails.listDetails', 'sessionDetails.listCompletedScoring', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
-    'transcripts.findTranscript',
+    'transcripts.findTranscript', 'transcripts.cueCount', 'transcripts.readCues',
     'videos.findVideo', 'videos.listVideos',
     'jobs.get', 'jobs.list', 'jobs.countByState', 'clips.findClip', 'clips.listClips', 'clips.listClipsOfTest',
     'reels.findReel', 'reels.findReelByToken', 'reels.listReels', 'reels.countClipsOfTest',
@@ -182,6 +182,8 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
   // Writes that nothing cached depends on: they announce nothing, by design.
   const bookkeeping = new Set([
     'credentials.recordClientUse', 'settings.getOrSet', 'videos.saveVideo',
+    // Cues of transcripts imported before they were stored: no cache holds cues.
+    'transcripts.storeMissingCues',
     // The job queue: no request path caches it.
     'jobs.claim', 'jobs.heartbeat', 'jobs.complete', 'jobs.fail', 'jobs.release',
     // Clips: every read goes to the database.

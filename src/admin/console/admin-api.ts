@@ -245,9 +245,11 @@ export interface TranscriptCue {
   endMs: number;
   text: string;
 }
+/** A page of a transcript's cues (the first, as the console asks): cueCount tells whether there are more. */
 export interface Transcript {
   sessionId: string;
-  vtt: string;
+  cueCount: number;
+  offset: number;
   cues: TranscriptCue[];
 }
 export interface VideoLink {

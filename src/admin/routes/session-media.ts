@@ -5,8 +5,8 @@ import type { MediaLinkSigner } from '../../media/storage/media-links.js';
 import type { OperationDeps } from '../../operations/deps.js';
 import { SessionOverview, sessionOverview } from '../../operations/sessions.js';
 import { conflict } from '../../store/conflicts.js';
+import { MAX_CUES_READ } from '../../store/transcripts.js';
 import type { Session, Test } from '../../store/store.js';
-import { transcriptCues } from '../../transcripts/transcript-cues.js';
 import { AdminProblem } from '../problems.js';
 import { adminResponses, Uuid } from '../schemas.js';
 import { requireTestAccess } from './access.js';
@@ -15,11 +15,21 @@ import { requireTestAccess } from './access.js';
 export const ADMIN_VIDEO_LINK_SECONDS = 15 * 60;
 
 const TestSessionParams = Type.Object({ testId: Uuid, sessionId: Uuid });
+const TranscriptQuery = Type.Object(
+  {
+    offset: Type.Integer({ minimum: 0, default: 0, description: 'How many cues to skip, in file order.' }),
+    limit: Type.Integer({ minimum: 1, maximum: MAX_CUES_READ, default: MAX_CUES_READ, description: 'The most cues to return.' }),
+  },
+  { additionalProperties: false },
+);
 const Transcript = Type.Object(
   {
     sessionId: Uuid,
-    vtt: Type.String({ description: 'The transcript as stored (WebVTT).' }),
-    cues: Type.Array(Type.Object({ startMs: Type.Integer({ minimum: 0 }), endMs: Type.Integer({ minimum: 0 }), text: Type.String() })),
+    cueCount: Type.Integer({ minimum: 0, description: 'How many cues the transcript has in all.' }),
+    offset: Type.Integer({ minimum: 0 }),
+    cues: Type.Array(Type.Object({ startMs: Type.Integer({ minimum: 0 }), endMs: Type.Integer({ minimum: 0 }), text: Type.String() }), {
+      description: 'The cues from `offset` on, in file order; markup such as <v Speaker> as written.',
+    }),
   },
   { title: 'AdminTranscript' },
 );
@@ -45,8 +55,8 @@ async function requireSessionOfTest(request: FastifyRequest, deps: OperationDeps
 }
 
 /**
- * A session's details, transcript and video, for the console's session page: operators, and
- * account admins within the workspaces they administer.
+ * A session's details, transcript cues and video, for the console's session page: operators,
+ * and account admins within the workspaces they administer.
  */
 export function registerSessionMediaRoutes(app: FastifyInstance, deps: OperationDeps, links: MediaLinkSigner): void {
   const tags = { sessions: ['Sessions'] };
@@ -60,14 +70,24 @@ export function registerSessionMediaRoutes(app: FastifyInstance, deps: Operation
     },
   );
 
-  app.get<{ Params: Static<typeof TestSessionParams> }>(
+  app.get<{ Params: Static<typeof TestSessionParams>; Querystring: Static<typeof TranscriptQuery> }>(
     '/admin/api/tests/:testId/sessions/:sessionId/transcript',
-    { schema: { tags: tags.sessions, summary: "A session's transcript: the WebVTT file and its cues with their times", params: TestSessionParams, response: adminResponses({ 200: Transcript }, [404]) } },
+    {
+      schema: {
+        tags: tags.sessions,
+        summary: `A session's transcript: its cues with their times, ${MAX_CUES_READ} at a time`,
+        description: 'The cues as read from the WebVTT file when it was imported (never parsed here), in file order, a page at a time.',
+        params: TestSessionParams,
+        querystring: TranscriptQuery,
+        response: adminResponses({ 200: Transcript }, [404]),
+      },
+    },
     async (request) => {
       const { session } = await requireSessionOfTest(request, deps, request.params.testId.toLowerCase(), request.params.sessionId.toLowerCase());
-      const transcript = await deps.store.transcripts.findTranscript(session.sessionId);
-      if (!transcript) throw new AdminProblem(404, 'not-found', `session ${session.sessionId} has no transcript`);
-      return { sessionId: session.sessionId, vtt: transcript.vtt, cues: await transcriptCues(transcript.vtt) };
+      const { offset, limit } = request.query;
+      const range = await deps.store.transcripts.readCues(session.sessionId, offset, limit);
+      if (!range) throw new AdminProblem(404, 'not-found', `session ${session.sessionId} has no transcript`);
+      return { sessionId: session.sessionId, offset, ...range };
     },
   );
 

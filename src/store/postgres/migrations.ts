@@ -273,8 +273,26 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
     `,
   },
   {
-    // When each video's last frame starts; see sqlite/migrations.ts version 10.
-    version: 9,
+    // Transcript cues; see sqlite/migrations.ts version 10 (this engine never had a version 9).
+    version: 10,
+    sql: `
+      CREATE TABLE transcript_cues (
+        session_id TEXT COLLATE "C" PRIMARY KEY,
+        cue_count INTEGER
+      );
+      CREATE INDEX transcript_cues_to_store ON transcript_cues (session_id) WHERE cue_count IS NULL;
+      INSERT INTO transcript_cues (session_id, cue_count) SELECT session_id, NULL FROM transcripts;
+      CREATE TABLE transcript_cue_pages (
+        session_id TEXT COLLATE "C" NOT NULL,
+        page INTEGER NOT NULL,
+        cues TEXT NOT NULL,
+        PRIMARY KEY (session_id, page)
+      );
+    `,
+  },
+  {
+    // When each video's last frame starts; see sqlite/migrations.ts version 11.
+    version: 11,
     sql: `ALTER TABLE videos ADD COLUMN last_frame_ms BIGINT;`,
   },
 ];

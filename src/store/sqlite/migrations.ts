@@ -311,9 +311,33 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
     `,
   },
   {
+    // Transcript cues (issue 30), read from the WebVTT once, at import, and stored, so that no
+    // request parses a transcript: in pages of 200 cues, each page a JSON array of
+    // [startMs, endMs, text] in file order, and their count (TranscriptRepository). Not columns
+    // of transcripts: a column after vtt is read past the whole text (its overflow pages), as
+    // the first benchmark of a 68 MB transcript showed (56 ms a read). cue_count NULL: a
+    // transcript imported before, whose cues the store stores when it is next opened
+    // (storeMissingCues), finding them by the partial index.
+    version: 10,
+    sql: `
+      CREATE TABLE transcript_cues (
+        session_id TEXT PRIMARY KEY,
+        cue_count INTEGER
+      ) STRICT;
+      CREATE INDEX transcript_cues_to_store ON transcript_cues (session_id) WHERE cue_count IS NULL;
+      INSERT INTO transcript_cues (session_id, cue_count) SELECT session_id, NULL FROM transcripts;
+      CREATE TABLE transcript_cue_pages (
+        session_id TEXT NOT NULL,
+        page INTEGER NOT NULL,
+        cues TEXT NOT NULL,
+        PRIMARY KEY (session_id, page)
+      ) STRICT;
+    `,
+  },
+  {
     // When each video's last frame starts (issue 30): a clip starting later has no picture, so
     // clips are refused there. Null for videos imported before: a second's margin stands in.
-    version: 10,
+    version: 11,
     sql: `ALTER TABLE videos ADD COLUMN last_frame_ms INTEGER;`,
   },
 ];

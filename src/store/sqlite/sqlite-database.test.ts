@@ -60,6 +60,29 @@ describe('SQLite migrations 2 and 9', () => {
   });
 });
 
+describe('SQLite migration 10', () => {
+  it('marks the transcripts a version-9 database holds, whose cues are then stored once', async () => {
+    const path = join(dir, 'version-9.db');
+    const raw = new Database(path);
+    raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    for (const m of sqliteMigrations.filter((m) => m.version <= 9)) {
+      raw.exec(m.sql);
+      raw.prepare('INSERT INTO schema_migrations VALUES (?, 0)').run(m.version);
+    }
+    raw.prepare('INSERT INTO transcripts VALUES (?, ?, ?, 0)').run('s1', 'WEBVTT\n\n00:01.000 --> 00:02.000\nHi\n', 'hash');
+    raw.close();
+    const store = await openSqliteStore(path, new ManualClock());
+    try {
+      expect((await store.database.migrate()).applied).toEqual(sqliteMigrations.filter((m) => m.version >= 10).map((m) => m.version));
+      expect(await store.transcripts.cueCount('s1')).toBe(0);
+      expect(await store.transcripts.storeMissingCues()).toEqual({ stored: 1, unreadable: [] });
+      expect(await store.transcripts.readCues('s1', 0, 10)).toEqual({ cueCount: 1, cues: [{ startMs: 1000, endMs: 2000, text: 'Hi' }] });
+    } finally {
+      await store.database.close();
+    }
+  });
+});
+
 describe('SQLite: pages of one status', () => {
   it('read one range of the primary key (clustered by status), at any depth, whatever lies between (no scan, no sort)', async () => {
     const path = join(dir, 'plans.db');

@@ -5,13 +5,22 @@ import { LoadedView, formatMs, useLoad } from '../ui.js';
 /**
  * The transcript as a person reads it: each cue's time, who speaks and what they say; with a
  * recording, each time moves the player there. The cues come from the admin API's transcript
- * route (their text as the file has it), made plain by plainCues.
+ * route (its first page of stored cues, their text as the file has it), made plain by plainCues.
  */
 export function TranscriptView({ testId, sessionId, onSeek }: { testId: string; sessionId: string; onSeek: ((ms: number) => void) | undefined }) {
   const transcript = useLoad<Transcript>(() => sessionsApi.transcript(testId, sessionId), [testId, sessionId]);
   return (
     <LoadedView loaded={transcript}>
-      {(t) => (t.cues.length === 0 ? <p class="empty">The transcript has no cues.</p> : <CueList cues={t.cues.flatMap(plainCues)} onSeek={onSeek} />)}
+      {(t) =>
+        t.cues.length === 0 ? (
+          <p class="empty">The transcript has no cues.</p>
+        ) : (
+          <>
+            <CueList cues={t.cues.flatMap(plainCues)} onSeek={onSeek} />
+            {t.cueCount > t.cues.length ? <p class="hint">… and {t.cueCount - t.cues.length} more cues, not shown here.</p> : null}
+          </>
+        )
+      }
     </LoadedView>
   );
 }

@@ -1,0 +1,18 @@
+import type { Principal } from '../store/store.js';
+
+/**
+ * What a token may be narrowed to read, family by family (issue 34's per-family scopes such as
+ * `sessions:read`, `clips:read`, `videos:read`). Every resolver of ResourceAccess names the
+ * family of what it serves, and refuses a caller whose token does not grant it.
+ */
+export type ResourceFamily = 'studies' | 'sessions' | 'videos' | 'clips';
+
+/**
+ * Who is calling: today the principal behind a client-credentials token, as cached (not copied
+ * per request: a per-request copy was most of what a list request left for the old generation
+ * to collect). `families` absent means every family: each read scope offered today
+ * (`public_api.read`, `studies:read`) grants everything the caller's memberships allow.
+ */
+export interface Caller extends Principal {
+  readonly families?: ReadonlySet<ResourceFamily>;
+}
