@@ -16,11 +16,21 @@ import { adminTokenVerifier, registerAdminTokenEndpoint } from './admin-tokens.j
 import { authenticateAdmin } from './caller.js';
 import { registerAdminOpenApi } from './openapi.js';
 import { registerAdminErrors } from './problems.js';
-import { registerDirectoryRoutes } from './routes/directory.js';
+import { registerAdminAccountRoutes } from './routes/admins.js';
+import { registerAuditRoutes } from './routes/audit.js';
+import { registerClipRoutes } from './routes/clips.js';
+import { registerCredentialRoutes } from './routes/credentials.js';
 import { registerImportRoutes } from './routes/imports.js';
-import { registerOperatorRoutes } from './routes/operator.js';
-import { adminMediaLinks, registerAdminMediaRoute, registerSessionMediaRoutes } from './routes/session-media.js';
-import { registerUserRoutes } from './routes/users-credentials.js';
+import { registerJobRoutes } from './routes/jobs.js';
+import { registerKeyRoutes } from './routes/keys.js';
+import { adminMediaLinks, registerAdminMediaRoute } from './routes/media-link.js';
+import { registerMemberRoutes } from './routes/members.js';
+import { registerReelRoutes } from './routes/reels.js';
+import { registerSessionMediaRoutes } from './routes/session-media.js';
+import { registerTestSessionRoutes } from './routes/test-sessions.js';
+import { registerTestRoutes } from './routes/tests.js';
+import { registerUserRoutes } from './routes/users.js';
+import { registerWorkspaceRoutes } from './routes/workspaces.js';
 import { registerMeRoutes, registerSignInRoutes } from './session-routes.js';
 
 /** What the admin listener needs: the runtime's parts (the same store and rules as the CLI). */
@@ -89,10 +99,19 @@ export async function buildAdminApp(deps: AdminDeps, plugins: readonly AdminPlug
     authenticated.addHook('onRequest', authenticateAdmin({ ...deps, verifier }));
     registerMeRoutes(authenticated, deps);
     registerUserRoutes(authenticated, deps);
-    registerDirectoryRoutes(authenticated, deps);
-    registerOperatorRoutes(authenticated, deps);
+    registerCredentialRoutes(authenticated, deps);
+    registerWorkspaceRoutes(authenticated, deps);
+    registerMemberRoutes(authenticated, deps);
+    registerTestRoutes(authenticated, deps);
+    registerTestSessionRoutes(authenticated, deps);
+    registerKeyRoutes(authenticated, deps);
+    registerAuditRoutes(authenticated, deps);
+    registerAdminAccountRoutes(authenticated, deps);
     registerImportRoutes(authenticated, deps);
     registerSessionMediaRoutes(authenticated, deps, mediaLinks);
+    registerClipRoutes(authenticated, deps);
+    registerReelRoutes(authenticated, deps);
+    registerJobRoutes(authenticated, deps);
   });
   for (const plugin of plugins) await plugin(app, deps);
   return app;

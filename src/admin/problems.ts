@@ -49,6 +49,7 @@ const CONFLICT_STATUS: Record<StoreConflictError['code'], number> = {
   foreign_session: 409,
   secret_in_grace: 409,
   out_of_range: 400,
+  not_failed: 409,
 };
 
 const TITLES: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 413: 'Content Too Large', 415: 'Unsupported Media Type', 416: 'Range Not Satisfiable', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable' };

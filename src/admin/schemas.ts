@@ -52,6 +52,10 @@ export const Me = Type.Object(
 );
 
 export const Email = Type.String({ minLength: 3, maxLength: 254, description: 'An email address.' });
+export const Uuid = Type.String({ format: 'uuid' });
+/** A name or note: not blank, no control characters, at most `max` characters. */
+export const Text = (max: number) =>
+  Type.String({ minLength: 1, maxLength: max, pattern: '^[^\\u0000-\\u001f\\u007f]*\\S[^\\u0000-\\u001f\\u007f]*$', description: `1-${max} printable characters.` });
 export const Password = Type.String({ minLength: 1, maxLength: 1024 });
 
 export const SignInBody = Type.Object(

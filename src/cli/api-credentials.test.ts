@@ -4,23 +4,23 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfigPath, resolveClientOptions } from './api-credentials.js';
 
+let dir: string;
+let env: NodeJS.ProcessEnv;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'results-api-credentials-'));
+  env = { XDG_CONFIG_HOME: join(dir, 'config') };
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const writeConfig = (content: unknown, mode = 0o600, path = defaultConfigPath(env)): string => {
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  chmodSync(path, mode);
+  return path;
+};
+
 describe('where API-user commands find their credentials', () => {
-  let dir: string;
-  let env: NodeJS.ProcessEnv;
-
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'results-api-credentials-'));
-    env = { XDG_CONFIG_HOME: join(dir, 'config') };
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-  const writeConfig = (content: unknown, mode = 0o600, path = defaultConfigPath(env)): string => {
-    mkdirSync(join(path, '..'), { recursive: true });
-    writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
-    chmodSync(path, mode);
-    return path;
-  };
-
   it('reads the environment; the URLs default to a server on this machine, the form to A', async () => {
     env.RESULTS_API_CLIENT_ID = 'id-from-env';
     env.RESULTS_API_CLIENT_SECRET = 'secret-from-env';
@@ -74,7 +74,9 @@ describe('where API-user commands find their credentials', () => {
       '--client-secret-stdin: stdin was empty; pipe the client secret into the command',
     );
   });
+});
 
+describe('where API-user commands find their credentials: refusals', () => {
   it('refuses a config file that others may read, naming the fix', async () => {
     const path = writeConfig({ clientId: 'id', clientSecret: 'secret' }, 0o644);
     await expect(resolveClientOptions({}, { env })).rejects.toMatchObject({

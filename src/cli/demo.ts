@@ -9,7 +9,7 @@ import { demoTranscripts } from '../transcripts/demo-transcripts.js';
 import { seedDemoVideo } from '../media/demo-video.js';
 import { seedDemoClipAndReel } from '../clips/demo-clips.js';
 import { withRuntime } from './context.js';
-import { SECRET_SHOWN_ONCE, secretLines } from './credentials.js';
+import { SECRET_SHOWN_ONCE, secretLines } from './secret-lines.js';
 import { checkDemoServer, demoUrls, parseServerUrl, type DemoUrls } from './demo-server.js';
 import { emit, JSON_FLAG, JSON_FLAG_HELP, type OutputOptions } from './output.js';
 

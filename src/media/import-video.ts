@@ -57,8 +57,9 @@ export async function importVideo(
   const sha256 = await sha256Of(file);
   const objectKey = videoObjectKey(sessionId, sha256, probed.container.extension);
   const existing = await deps.videos.findVideo(sessionId);
-  // The same bytes already stored and recorded: nothing to do (a lost object is stored again).
-  if (existing?.contentSha256 === sha256 && existing.objectKey === objectKey && (await deps.storage.stat(objectKey))?.size === size) {
+  // The same bytes already stored and recorded: nothing to do (a lost object is stored again; a
+  // video recorded before its last frame's time was is recorded again, with it).
+  if (existing?.contentSha256 === sha256 && existing.objectKey === objectKey && existing.lastFrameMs !== null && (await deps.storage.stat(objectKey))?.size === size) {
     return { outcome: 'unchanged', video: existing };
   }
 
@@ -75,6 +76,7 @@ export async function importVideo(
         contentType: probed.container.contentType,
         sizeBytes: stored.size,
         durationMs: probed.durationMs,
+        lastFrameMs: probed.lastFrameMs,
         width: probed.width,
         height: probed.height,
         hasAudio: probed.hasAudio,

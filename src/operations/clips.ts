@@ -20,6 +20,12 @@ const Status = Type.Union([Type.Literal('GENERATING'), Type.Literal('GENERATED')
 
 /** Milliseconds from the start of a video: up to 24 hours. */
 export const MAX_CLIP_MS = 24 * 3_600_000;
+/**
+ * The shortest clip people may ask for: a second. Shorter is most likely seconds typed as
+ * milliseconds, and a range shorter than the gap between two frames (a screen recording at
+ * a frame or two a second) may hold no frame to cut.
+ */
+export const MIN_CLIP_MS = 1000;
 /** How many clips one reel may join. */
 export const MAX_REEL_CLIPS = 100;
 
@@ -117,17 +123,23 @@ export interface ClipRequest {
 }
 
 /**
- * A clip of the session's video, cut by a running server. The range must be non-empty and
- * within the video (the store checks the video's length, and that the session has one).
+ * A clip of the session's video, cut by a running server. It lasts at least MIN_CLIP_MS; the
+ * store refuses what ffmpeg could not cut from the video (store/clip-range.ts), and a session
+ * without a video.
  */
 export async function createClip(d: Pick<OperationDeps, 'store'>, input: ClipRequest, by: Actor): Promise<Static<typeof ClipView>> {
-  if (input.endMs <= input.startMs) throw conflict.emptyClip(input.startMs, input.endMs);
+  // An empty or backwards range is the store's refusal (it cannot be cut at all).
+  if (input.endMs > input.startMs && input.endMs - input.startMs < MIN_CLIP_MS) throw conflict.clipTooShort(input.startMs, input.endMs, MIN_CLIP_MS);
   const clip = await d.store.clips.createClip(
     { sessionId: input.sessionId, startMs: input.startMs, endMs: input.endMs, name: input.name, ...(input.description === undefined ? {} : { description: input.description }) },
     by,
   );
   return clipView(clip);
 }
+
+/** A failed clip cut again (its job's attempts start over), if its range can still be cut: audited as clip.retry. */
+export const retryClip = async (d: Pick<OperationDeps, 'store'>, clipId: string, by: Actor): Promise<Static<typeof ClipView>> =>
+  clipView(await d.store.clips.restartClip(clipId, by));
 
 export const listClips = async (d: Pick<OperationDeps, 'store'>, sessionId: string): Promise<Static<typeof ClipView>[]> =>
   (await d.store.clips.listClips(sessionId)).map(clipView);
@@ -145,6 +157,10 @@ export const createReel = async (
   input: { testId: string; name: string; clipIds: string[] },
   by: Actor,
 ): Promise<Static<typeof ReelView>> => reelView(await d.store.reels.createReel(input, by));
+
+/** A failed highlight reel made again, if every clip of it can still be cut: audited as reel.retry. */
+export const retryReel = async (d: Pick<OperationDeps, 'store'>, reelId: string, by: Actor): Promise<Static<typeof ReelView>> =>
+  reelView(await d.store.reels.restartReel(reelId, by));
 
 export const listReels = async (d: Pick<OperationDeps, 'store'>, testId: string): Promise<Static<typeof ReelView>[]> =>
   (await d.store.reels.listReels(testId)).map(reelView);

@@ -5,11 +5,12 @@ import { StoreConflictError } from '../store/conflicts.js';
 import { emailKey } from '../store/email.js';
 import type { Actor } from '../store/store.js';
 import type { OperationDeps } from './deps.js';
-import { credentialView, type CredentialView, type IssuedCredential, type RetiredCredential, type RevokedCredential, type RotatedCredential } from './views.js';
+import { credentialView, type CredentialView, type IssuedCredential, type PublicEndpoints, type RetiredCredential, type RevokedCredential, type RotatedCredential } from './views.js';
 
 /** Client credentials of API users. Shared by `results-api credentials ...` and the admin API. */
 
-const whereToUse = (d: OperationDeps) => ({
+/** Where an API user gets tokens and reads results: handed over with every new secret. */
+export const publicEndpoints = (d: Pick<OperationDeps, 'config' | 'servers'>): Static<typeof PublicEndpoints> => ({
   authorizationServerId: d.servers.custom.id,
   tokenUrl: `${d.config.authUrl}/oauth2/${d.servers.custom.id}/v1/token`,
   defaultTokenUrl: `${d.config.authUrl}/oauth2/default/v1/token`,
@@ -24,7 +25,7 @@ export async function issueCredential(d: OperationDeps, email: string, by: Actor
   const clientId = generateClientId();
   const clientSecret = generateClientSecret();
   const credential = await d.store.credentials.createCredential({ clientId, email, secretHash: d.hasher.hash(clientSecret) }, by);
-  return { clientId, clientSecret, email: credential.email, createdAt: isoTime(credential.createdAt)!, ...whereToUse(d) };
+  return { clientId, clientSecret, email: credential.email, createdAt: isoTime(credential.createdAt)!, ...publicEndpoints(d) };
 }
 
 /** A second secret; the previous one keeps working for the grace period, or stops now. */

@@ -1,4 +1,5 @@
 import type { Static } from '@sinclair/typebox';
+import type { Admin } from '../store/admins.js';
 import type { Actor, Test, TestInput, TestPlan } from '../store/store.js';
 import type { OperationDeps } from './deps.js';
 import {
@@ -22,6 +23,11 @@ export const createWorkspace = async (d: OperationDeps, input: { id: string; nam
 export async function listWorkspaces(d: OperationDeps, only?: readonly string[]): Promise<Static<typeof WorkspaceView>[]> {
   const all = await d.store.directory.listWorkspaces();
   return (only === undefined ? all : all.filter((w) => only.includes(w.id))).map(workspaceView);
+}
+
+/** The workspaces `admin` works in: every one for an operator, the assigned ones for an account admin. */
+export async function listWorkspacesOf(d: OperationDeps, admin: Admin): Promise<Static<typeof WorkspaceView>[]> {
+  return admin.role === 'operator' ? listWorkspaces(d) : listWorkspaces(d, await d.store.admins.assignedWorkspaces(admin.id));
 }
 
 export async function addMember(d: OperationDeps, workspaceId: string, email: string, by: Actor): Promise<Static<typeof AddedMember>> {

@@ -51,6 +51,11 @@ export const WhereToUse = {
   baseUrl: Type.String({ description: 'The Results API.' }),
 };
 
+export const PublicEndpoints = Type.Object(WhereToUse, {
+  title: 'PublicEndpoints',
+  description: 'Where API users get tokens and read results: what a new or rotated secret is handed over with.',
+});
+
 export const IssuedCredential = Type.Object(
   { clientId: Type.String(), clientSecret: Type.String({ description: 'Shown only this once: only its hash is kept.' }), email: Type.String(), createdAt: Time, ...WhereToUse },
   { title: 'IssuedCredential' },

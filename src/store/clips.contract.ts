@@ -9,6 +9,7 @@ import { StoreConflictError } from './conflicts.js';
 import type { Announce } from './database.js';
 import type { Store } from './open-store.js';
 import { REEL_JOB } from './reels.js';
+import type { VideoInput } from './videos.js';
 import { rejectionOf } from '../../test/helpers/rejection.js';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -25,6 +26,21 @@ export function describeClipsContract(name: string, makeStore: (clock: ManualClo
     const testId = uuid(1, 'eeeeeee0');
     const otherTestId = uuid(2, 'eeeeeee0');
     const session = (n: number) => uuid(n, '5e55105e');
+    /** A minute of video, its last frame's time unrecorded (as for a video imported before it was). */
+    const videoOf = (n: number, extra: Partial<VideoInput> = {}): VideoInput => ({
+      sessionId: session(n), objectKey: `videos/${session(n)}/v.mp4`, posterKey: null, contentSha256: String(n).repeat(64), contentType: 'video/mp4',
+      sizeBytes: 10, durationMs: 60_000, width: 1280, height: 720, hasAudio: n !== 2,
+      regions: n === 1 ? { camera: { topLeftPoint: { x: 960, y: 540 }, widthPx: 320, heightPx: 180 } } : {},
+      ...extra,
+    });
+    /** Fails the job's every attempt (each claimed in turn). */
+    const failAll = async (jobId: string) => {
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        expect((await store.jobs.claim('w', LEASE))?.id).toBe(jobId);
+        await store.jobs.fail(jobId, 'w', `failure ${attempt}`);
+        clock.advance(10 * 60_000);
+      }
+    };
 
     beforeEach(async () => {
       clock = new ManualClock(T0);
@@ -40,16 +56,7 @@ export function describeClipsContract(name: string, makeStore: (clock: ManualClo
         );
       }
       // Sessions 1, 2 and 4 have videos (session 1 with a camera region); session 3 has none.
-      for (const n of [1, 2, 4]) {
-        await store.videos.saveVideo(
-          {
-            sessionId: session(n), objectKey: `videos/${session(n)}/v.mp4`, posterKey: null, contentSha256: String(n).repeat(64), contentType: 'video/mp4',
-            sizeBytes: 10, durationMs: 60_000, width: 1280, height: 720, hasAudio: n !== 2,
-            regions: n === 1 ? { camera: { topLeftPoint: { x: 960, y: 540 }, widthPx: 320, heightPx: 180 } } : {},
-          },
-          admin,
-        );
-      }
+      for (const n of [1, 2, 4]) await store.videos.saveVideo(videoOf(n), admin);
     });
     afterEach(async () => {
       await store.database.close();
@@ -96,6 +103,58 @@ export function describeClipsContract(name: string, makeStore: (clock: ManualClo
       expect((await store.clips.findClip(clip.id))?.status).toBe('GENERATED');
       expect((await store.audit.list({ action: 'clip.retry' })).map((e) => e.subject)).toEqual([clip.id]);
       expect(await store.clips.retryClip(uuid(99, 'c1c1c1c1'), admin)).toBe(false);
+    });
+
+    it('refuses a range ffmpeg cannot cut: empty, past the end, or starting after the last frame (unrecorded: within the last second)', async () => {
+      await store.videos.saveVideo(videoOf(2, { lastFrameMs: 59_960 }), admin);
+      const refused = async (n: number, startMs: number, endMs: number) => (await refusal(store.clips.createClip({ sessionId: session(n), startMs, endMs, name: 'x' }, admin))).message;
+      expect(await refused(2, 59_961, 60_000)).toBe(
+        "a clip must start at or before the video's last frame, at 59960 ms: startMs 59961 is after it, so the clip would have no picture",
+      );
+      expect(await refused(1, 59_001, 60_000)).toBe(
+        "a clip must start at least a second before the video's end (60000 ms) while the time of its last frame is not recorded: startMs 59001 is after 59000 (importing the video again records it)",
+      );
+      expect(await refused(1, 3000, 3000)).toBe('a clip must end after it starts: endMs 3000 is not after startMs 3000');
+      expect(await store.jobs.list()).toEqual([]);
+      expect((await store.clips.createClip({ sessionId: session(2), startMs: 59_960, endMs: 60_000, name: 'Last frame' }, admin)).startMs).toBe(59_960);
+      expect((await store.clips.createClip({ sessionId: session(1), startMs: 59_000, endMs: 60_000, name: 'Last second' }, admin)).startMs).toBe(59_000);
+    });
+
+    it('restartClip starts a failed clip over, audited, and says why it will not: not failed, missing, or no longer cuttable', async () => {
+      const clip = await store.clips.createClip({ sessionId: session(1), startMs: 50_000, endMs: 55_000, name: 'C' }, admin);
+      expect((await refusal(store.clips.restartClip(clip.id, admin))).message).toBe(`clip ${clip.id} is GENERATING, not ERROR: only a failed clip can be retried`);
+      expect((await refusal(store.clips.restartClip(uuid(99, 'c1c1c1c1'), admin))).code).toBe('not_found');
+      await failAll(clip.jobId);
+      // The video replaced by a shorter one: the clip can never be cut again, so it stays ERROR.
+      await store.videos.saveVideo(videoOf(1, { contentSha256: 'f'.repeat(64), durationMs: 10_000 }), admin);
+      expect((await refusal(store.clips.restartClip(clip.id, admin))).message).toBe('the clip must end within the video: --end-ms 55000 is past its end at 10000 ms');
+      expect(await store.clips.retryClip(clip.id, admin)).toBe(false);
+      expect((await store.clips.findClip(clip.id))?.status).toBe('ERROR');
+      await store.videos.saveVideo(videoOf(1), admin);
+      expect(await store.clips.restartClip(clip.id, admin)).toMatchObject({ id: clip.id, status: 'GENERATING', lastError: null });
+      expect((await store.clips.findClip(clip.id))?.status).toBe('GENERATING');
+      expect((await store.audit.list({ action: 'clip.retry' })).map((e) => e.subject)).toEqual([clip.id]);
+    });
+
+    it('refuses a reel, and its restart, when one of its clips can no longer be cut, naming it', async () => {
+      const first = await store.clips.createClip({ sessionId: session(2), startMs: 0, endMs: 1000, name: 'First' }, admin);
+      const late = await store.clips.createClip({ sessionId: session(1), startMs: 50_000, endMs: 55_000, name: 'Late' }, admin);
+      const reel = await store.reels.createReel({ testId, name: 'R', clipIds: [first.id, late.id] }, admin);
+      await store.videos.saveVideo(videoOf(1, { contentSha256: 'f'.repeat(64), durationMs: 10_000 }), admin);
+      const uncut = `clipIds[1]: clip ${late.id} cannot be cut from its session's video: the clip must end within the video: --end-ms 55000 is past its end at 10000 ms`;
+      expect(await refusal(store.reels.createReel({ testId, name: 'x', clipIds: [first.id, late.id] }, admin))).toMatchObject({ code: 'out_of_range', message: uncut });
+      expect((await store.reels.listReels(testId)).map((r) => r.id)).toEqual([reel.id]);
+      // Every attempt of every job fails, whichever is claimed first, until the reel is in ERROR.
+      for (let round = 0; round < 30 && (await store.reels.findReel(reel.id))?.status !== 'ERROR'; round++) {
+        const job = await store.jobs.claim('w', LEASE);
+        if (job) await store.jobs.fail(job.id, 'w', 'broken');
+        else clock.advance(10 * 60_000);
+      }
+      expect((await store.reels.findReel(reel.id))?.status).toBe('ERROR');
+      expect((await refusal(store.reels.restartReel(reel.id, admin))).message).toBe(uncut);
+      expect(await store.reels.retryReel(reel.id, admin)).toBe(false);
+      expect((await refusal(store.reels.restartReel(uuid(99, 'eeeeeee0'), admin))).code).toBe('not_found');
+      expect(await store.audit.list({ action: 'reel.retry' })).toEqual([]);
     });
 
     it('creates a reel of clips of one test in the order given, with a random token, and counts the test\'s clips', async () => {

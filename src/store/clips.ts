@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { audit } from './audit-log.js';
-import { conflict } from './conflicts.js';
+import { requireCuttable, type CutVideo } from './clip-range.js';
+import { conflict, StoreConflictError } from './conflicts.js';
 import type { Database, Row } from './database.js';
 import { enqueueJob, restartJob, type JobState } from './jobs.js';
 import type { Actor } from './store.js';
@@ -57,6 +58,15 @@ const COLUMNS = `c.id, c.session_id, c.test_id, c.name, c.description, c.start_m
   j.state AS job_state, j.last_error AS job_error`;
 const FROM = 'clips c JOIN jobs j ON j.id = c.job_id';
 
+/** The session video a clip is cut from, as clip-range.ts reads it, from a row with `video_duration_ms` and `video_last_frame_ms`. */
+export const cutVideoOf = (r: Row): CutVideo | null =>
+  r.video_duration_ms === null || r.video_duration_ms === undefined
+    ? null
+    : { durationMs: Number(r.video_duration_ms), lastFrameMs: r.video_last_frame_ms === null ? null : Number(r.video_last_frame_ms) };
+/** Joins a clip (`c`) to its session's video, for cutVideoOf. */
+export const WITH_VIDEO = 'LEFT JOIN videos v ON v.session_id = c.session_id';
+export const VIDEO_COLUMNS = 'v.duration_ms AS video_duration_ms, v.last_frame_ms AS video_last_frame_ms';
+
 const clipOf = (r: Row): Clip => ({
   id: r.id as string,
   sessionId: r.session_id as string,
@@ -85,20 +95,19 @@ export class ClipRepository {
 
   /**
    * Records a clip of the session's video and queues its cut. The session must have a video
-   * the clip fits in; the layout defaults to the screen, with the camera (if the video has
-   * one) in a picture-in-picture at the bottom right.
+   * ffmpeg can cut the range from (clip-range.ts); the layout defaults to the screen, with the
+   * camera (if the video has one) in a picture-in-picture at the bottom right.
    */
   createClip(input: ClipInput, by: Actor): Promise<Clip> {
     return this.db.write(null, async (tx) => {
-      const video = await tx.one<{ test_id: string; duration_ms: number; regions: unknown }>(
-        'SELECT test_id, duration_ms, regions FROM videos WHERE session_id = @sessionId',
-        { sessionId: input.sessionId },
-      );
+      const video = await tx.one<{ test_id: string; regions: unknown }>(`SELECT v.test_id, v.regions, ${VIDEO_COLUMNS} FROM videos v WHERE v.session_id = @sessionId`, {
+        sessionId: input.sessionId,
+      });
       if (!video) {
         const session = await tx.one('SELECT 1 AS found FROM sessions WHERE session_id = @sessionId', { sessionId: input.sessionId });
         throw session ? conflict.noVideo(input.sessionId) : conflict.noSession(input.sessionId);
       }
-      if (input.endMs > Number(video.duration_ms)) throw conflict.clipOutsideVideo(input.endMs, Number(video.duration_ms));
+      requireCuttable(input, cutVideoOf(video)!);
       const regions = (typeof video.regions === 'string' ? JSON.parse(video.regions) : video.regions) as { camera?: unknown };
       const layout: ClipLayout = input.layout ?? { mainStream: 'SCREEN', pipPosition: 'BOTTOM_RIGHT', pipState: regions.camera ? 'OPENED' : 'CLOSED' };
       const id = randomUUID();
@@ -155,13 +164,34 @@ export class ClipRepository {
     return rows.map(clipOf);
   }
 
-  /** Starts a clip in ERROR over (a new set of attempts); false when it was not in ERROR. */
-  retryClip(id: string, by: Actor): Promise<boolean> {
+  /**
+   * Starts a clip in ERROR over (a new set of attempts), audited. Refused when there is no such
+   * clip, when it is not in ERROR, or when its range can no longer be cut from its session's
+   * video (created before the rule, or the video was replaced): another attempt would fail alike.
+   */
+  restartClip(id: string, by: Actor): Promise<Clip> {
     return this.db.write(null, async (tx) => {
-      const clip = await tx.one<{ job_id: string }>('SELECT job_id FROM clips WHERE id = @id', { id });
-      if (!clip || !(await restartJob(tx, this.clock, clip.job_id))) return false;
+      const row = await tx.one(`SELECT ${COLUMNS}, ${VIDEO_COLUMNS} FROM ${FROM} ${WITH_VIDEO} WHERE c.id = @id`, { id });
+      if (!row) throw conflict.noClip(id);
+      const clip = clipOf(row);
+      if (clip.status !== 'ERROR') throw conflict.notFailed('clip', id, clip.status);
+      const video = cutVideoOf(row);
+      if (!video) throw conflict.noVideo(clip.sessionId);
+      requireCuttable(clip, video);
+      if (!(await restartJob(tx, this.clock, clip.jobId))) throw conflict.notFailed('clip', id, 'GENERATING');
       await audit(tx, this.clock, by, 'clip.retry', id);
-      return true;
+      return { ...clip, status: 'GENERATING', lastError: null } satisfies Clip;
     });
+  }
+
+  /** restartClip, answering whether the clip was started over (false for each of its refusals). */
+  async retryClip(id: string, by: Actor): Promise<boolean> {
+    try {
+      await this.restartClip(id, by);
+      return true;
+    } catch (error) {
+      if (error instanceof StoreConflictError) return false;
+      throw error;
+    }
   }
 }

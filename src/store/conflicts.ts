@@ -1,6 +1,6 @@
 import { isoTime } from '../results/iso-time.js';
 
-export type ConflictCode = 'duplicate' | 'not_found' | 'revoked' | 'foreign_session' | 'secret_in_grace' | 'out_of_range';
+export type ConflictCode = 'duplicate' | 'not_found' | 'revoked' | 'foreign_session' | 'secret_in_grace' | 'out_of_range' | 'not_failed';
 
 /** A repository operation refused for a reason the caller can act on (not a fault). */
 export class StoreConflictError extends Error {
@@ -45,6 +45,7 @@ export const conflict = {
   noVideo: (sessionId: string) =>
     new StoreConflictError('not_found', `session ${sessionId} has no video (import one with: results-api videos import --session ${sessionId} FILE)`),
   noClip: (clipId: string) => new StoreConflictError('not_found', `no clip with id ${clipId}`),
+  noReel: (reelId: string) => new StoreConflictError('not_found', `no highlight reel with id ${reelId}`),
   clipOfAnotherTest: (clipId: string, testId: string) =>
     new StoreConflictError('foreign_session', `clip ${clipId} is of a session of another test than ${testId}`),
   clipListedTwice: (clipId: string) => new StoreConflictError('duplicate', `clip ${clipId} is listed twice`),
@@ -52,4 +53,21 @@ export const conflict = {
     new StoreConflictError('out_of_range', `a clip must end after it starts: endMs ${endMs} is not after startMs ${startMs}`),
   clipOutsideVideo: (endMs: number, durationMs: number) =>
     new StoreConflictError('out_of_range', `the clip must end within the video: --end-ms ${endMs} is past its end at ${durationMs} ms`),
+  clipTooShort: (startMs: number, endMs: number, minMs: number) =>
+    new StoreConflictError('out_of_range', `a clip must last at least ${minMs} ms: endMs ${endMs} is only ${endMs - startMs} ms after startMs ${startMs}`),
+  clipAfterLastFrame: (startMs: number, lastFrameMs: number) =>
+    new StoreConflictError(
+      'out_of_range',
+      `a clip must start at or before the video's last frame, at ${lastFrameMs} ms: startMs ${startMs} is after it, so the clip would have no picture`,
+    ),
+  clipInLastSecond: (startMs: number, latestMs: number, durationMs: number) =>
+    new StoreConflictError(
+      'out_of_range',
+      `a clip must start at least a second before the video's end (${durationMs} ms) while the time of its last frame is not recorded: ` +
+        `startMs ${startMs} is after ${latestMs} (importing the video again records it)`,
+    ),
+  reelPartUncut: (index: number, clipId: string, why: StoreConflictError) =>
+    new StoreConflictError(why.code, `clipIds[${index}]: clip ${clipId} cannot be cut from its session's video: ${why.message}`),
+  notFailed: (what: 'clip' | 'highlight reel', id: string, status: string) =>
+    new StoreConflictError('not_failed', `${what} ${id} is ${status}, not ERROR: only a failed ${what} can be retried`),
 };

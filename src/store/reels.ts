@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { audit } from './audit-log.js';
-import { STATUS_OF_JOB, type ClipStatus } from './clips.js';
-import { conflict } from './conflicts.js';
-import type { Database, Row } from './database.js';
+import { clipRangeProblem } from './clip-range.js';
+import { cutVideoOf, STATUS_OF_JOB, VIDEO_COLUMNS, WITH_VIDEO, type ClipStatus } from './clips.js';
+import { conflict, StoreConflictError } from './conflicts.js';
+import type { Database, Row, Transaction } from './database.js';
 import { enqueueJob, restartJob, type JobState } from './jobs.js';
 import type { Actor } from './store.js';
 
@@ -57,6 +58,29 @@ const reelOf = (r: Row): HighlightReel => ({
 });
 
 /**
+ * The length of a reel of `clipIds`: clips of the test's sessions, each once, each of which
+ * ffmpeg can still cut from its session's video (the clip may predate that rule, or its video
+ * have been replaced); refused naming the first part that is not.
+ */
+async function partsLength(tx: Transaction, testId: string, clipIds: readonly string[]): Promise<number> {
+  let durationMs = 0;
+  const seen = new Set<string>();
+  for (const [index, clipId] of clipIds.entries()) {
+    if (seen.has(clipId)) throw conflict.clipListedTwice(clipId);
+    seen.add(clipId);
+    const clip = await tx.one(`SELECT c.session_id, c.test_id, c.start_ms, c.end_ms, ${VIDEO_COLUMNS} FROM clips c ${WITH_VIDEO} WHERE c.id = @clipId`, { clipId });
+    if (!clip) throw conflict.noClip(clipId);
+    if (clip.test_id !== testId) throw conflict.clipOfAnotherTest(clipId, testId);
+    const range = { startMs: Number(clip.start_ms), endMs: Number(clip.end_ms) };
+    const video = cutVideoOf(clip);
+    const problem = video ? clipRangeProblem(range, video) : conflict.noVideo(clip.session_id as string);
+    if (problem) throw conflict.reelPartUncut(index, clipId, problem);
+    durationMs += range.endMs - range.startMs;
+  }
+  return durationMs;
+}
+
+/**
  * Highlight reels: clips of one test joined into one video by a job written with the reel.
  * Nothing cached depends on reels: writes announce nothing.
  */
@@ -70,19 +94,7 @@ export class ReelRepository {
   createReel(input: ReelInput, by: Actor): Promise<HighlightReel> {
     return this.db.write(null, async (tx) => {
       if (!(await tx.one('SELECT 1 AS found FROM tests WHERE id = @testId', { testId: input.testId }))) throw conflict.noTest(input.testId);
-      let durationMs = 0;
-      const seen = new Set<string>();
-      for (const clipId of input.clipIds) {
-        if (seen.has(clipId)) throw conflict.clipListedTwice(clipId);
-        seen.add(clipId);
-        const clip = await tx.one<{ test_id: string; start_ms: number; end_ms: number }>(
-          'SELECT test_id, start_ms, end_ms FROM clips WHERE id = @clipId',
-          { clipId },
-        );
-        if (!clip) throw conflict.noClip(clipId);
-        if (clip.test_id !== input.testId) throw conflict.clipOfAnotherTest(clipId, input.testId);
-        durationMs += Number(clip.end_ms) - Number(clip.start_ms);
-      }
+      const durationMs = await partsLength(tx, input.testId, input.clipIds);
       const id = randomUUID();
       const token = randomBytes(10).toString('hex');
       const job = await enqueueJob(tx, this.clock, { kind: REEL_JOB, subject: id, payload: { reelId: id } });
@@ -131,13 +143,31 @@ export class ReelRepository {
     return Number(r?.n ?? 0);
   }
 
-  /** Starts a reel in ERROR over; false when it was not in ERROR. */
-  retryReel(id: string, by: Actor): Promise<boolean> {
+  /**
+   * Starts a reel in ERROR over (a new set of attempts), audited. Refused when there is no such
+   * reel, when it is not in ERROR, or when one of its parts can no longer be cut (partsLength).
+   */
+  restartReel(id: string, by: Actor): Promise<HighlightReel> {
     return this.db.write(null, async (tx) => {
-      const reel = await tx.one<{ job_id: string }>('SELECT job_id FROM highlight_reels WHERE id = @id', { id });
-      if (!reel || !(await restartJob(tx, this.clock, reel.job_id))) return false;
+      const row = await tx.one(`SELECT ${COLUMNS} FROM ${FROM} WHERE r.id = @id`, { id });
+      if (!row) throw conflict.noReel(id);
+      const reel = reelOf(row);
+      if (reel.status !== 'ERROR') throw conflict.notFailed('highlight reel', id, reel.status);
+      await partsLength(tx, reel.testId, reel.clipIds);
+      if (!(await restartJob(tx, this.clock, reel.jobId))) throw conflict.notFailed('highlight reel', id, 'GENERATING');
       await audit(tx, this.clock, by, 'reel.retry', id);
-      return true;
+      return { ...reel, status: 'GENERATING', lastError: null } satisfies HighlightReel;
     });
+  }
+
+  /** restartReel, answering whether the reel was started over (false for each of its refusals). */
+  async retryReel(id: string, by: Actor): Promise<boolean> {
+    try {
+      await this.restartReel(id, by);
+      return true;
+    } catch (error) {
+      if (error instanceof StoreConflictError) return false;
+      throw error;
+    }
   }
 }

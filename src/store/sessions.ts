@@ -149,6 +149,23 @@ export class SessionRepository {
     const r = await this.db.one<{ test_id: string }>(`SELECT test_id, ${COLUMNS} FROM sessions WHERE session_id = @sessionId`, { sessionId });
     return r ? sessionOf(r.test_id)(r) : null;
   }
+
+  /** Which of the given sessions (a page's worth of ids) have a video, and which a transcript. */
+  async mediaOf(sessionIds: readonly string[]): Promise<{ videos: Set<string>; transcripts: Set<string> }> {
+    if (sessionIds.length === 0) return { videos: new Set(), transcripts: new Set() };
+    const params: Record<string, string> = {};
+    const names = sessionIds.map((sessionId, i) => {
+      params[`s${i}`] = sessionId;
+      return `@s${i}`;
+    });
+    const rows = await this.db.all<{ session_id: string; kind: string }>(
+      `SELECT session_id, 'video' AS kind FROM videos WHERE session_id IN (${names.join(', ')})
+       UNION ALL SELECT session_id, 'transcript' AS kind FROM transcripts WHERE session_id IN (${names.join(', ')})`,
+      params,
+    );
+    const of = (kind: string) => new Set(rows.filter((r) => r.kind === kind).map((r) => r.session_id));
+    return { videos: of('video'), transcripts: of('transcript') };
+  }
 }
 
 /** Which sessions of a test a listing covers. */

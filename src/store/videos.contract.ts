@@ -23,6 +23,7 @@ const video = (n: number, sha = 'a'.repeat(64), extra: Partial<VideoInput> = {})
   contentType: 'video/mp4',
   sizeBytes: 3_000_000_000,
   durationMs: 4_000,
+  lastFrameMs: 3_960,
   width: 1280,
   height: 720,
   hasAudio: true,
@@ -83,6 +84,24 @@ export function describeVideoContract(name: string, makeStore: (clock: ManualClo
       expect(replaced.outcome).toBe('updated');
       expect(replaced.replaced?.contentSha256).toBe('a'.repeat(64));
       expect(await store.videos.findVideo(sessionId(1))).toMatchObject({ contentSha256: 'b'.repeat(64), hasAudio: false, regions: {}, importedAt: T0 + 1000 });
+    });
+
+    it("keeps when the last frame starts; a video saved without it reads null, and the same bytes with it record it", async () => {
+      const { lastFrameMs: _, ...unrecorded } = video(1);
+      expect((await store.videos.saveVideo(unrecorded, by)).video.lastFrameMs).toBeNull();
+      expect((await store.videos.findVideo(sessionId(1)))?.lastFrameMs).toBeNull();
+      const recorded = await store.videos.saveVideo(video(1), by);
+      expect(recorded.outcome).toBe('updated');
+      expect((await store.videos.findVideo(sessionId(1)))?.lastFrameMs).toBe(3_960);
+      expect((await store.videos.saveVideo(video(1), by)).outcome).toBe('unchanged');
+    });
+
+    it('tells which of a page of sessions have a video and which a transcript', async () => {
+      await store.videos.saveVideo(video(1), by);
+      await store.transcripts.importTranscripts(testId, [{ sessionId: sessionId(2), vtt: 'WEBVTT\n\n00:00.000 --> 00:01.000\nHello\n' }], by);
+      const media = await store.sessions.mediaOf([sessionId(1), sessionId(2), sessionId(9)]);
+      expect(media).toEqual({ videos: new Set([sessionId(1)]), transcripts: new Set([sessionId(2)]) });
+      expect(await store.sessions.mediaOf([])).toEqual({ videos: new Set(), transcripts: new Set() });
     });
 
     it('refuses a video for a session that does not exist', async () => {

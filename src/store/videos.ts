@@ -30,6 +30,8 @@ export interface Video {
   contentType: string;
   sizeBytes: number;
   durationMs: number;
+  /** When its last frame starts, from the start (the latest start a clip may have); null when not recorded (imported before it was). */
+  lastFrameMs: number | null;
   width: number;
   height: number;
   hasAudio: boolean;
@@ -37,7 +39,7 @@ export interface Video {
   importedAt: number;
 }
 
-export type VideoInput = Omit<Video, 'testId' | 'importedAt'>;
+export type VideoInput = Omit<Video, 'testId' | 'importedAt' | 'lastFrameMs'> & { lastFrameMs?: number | null };
 
 export interface SavedVideo {
   outcome: 'inserted' | 'updated' | 'unchanged';
@@ -47,7 +49,7 @@ export interface SavedVideo {
 }
 
 const COLUMNS =
-  'session_id, test_id, object_key, poster_key, content_sha256, content_type, size_bytes, duration_ms, width, height, has_audio, regions, imported_at';
+  'session_id, test_id, object_key, poster_key, content_sha256, content_type, size_bytes, duration_ms, last_frame_ms, width, height, has_audio, regions, imported_at';
 
 const videoOf = (r: Row): Video => ({
   sessionId: r.session_id as string,
@@ -58,6 +60,7 @@ const videoOf = (r: Row): Video => ({
   contentType: r.content_type as string,
   sizeBytes: Number(r.size_bytes),
   durationMs: Number(r.duration_ms),
+  lastFrameMs: r.last_frame_ms === null || r.last_frame_ms === undefined ? null : Number(r.last_frame_ms),
   width: Number(r.width),
   height: Number(r.height),
   hasAudio: Number(r.has_audio) === 1,
@@ -97,15 +100,22 @@ export class VideoRepository {
       if (!session) throw conflict.noSession(input.sessionId);
       const existingRow = await tx.one(`SELECT ${COLUMNS} FROM videos WHERE session_id = @sessionId FOR UPDATE`, { sessionId: input.sessionId });
       const existing = existingRow ? videoOf(existingRow) : null;
-      if (existing && existing.contentSha256 === input.contentSha256 && existing.objectKey === input.objectKey && existing.posterKey === input.posterKey) {
+      const lastFrameMs = input.lastFrameMs ?? null;
+      if (
+        existing &&
+        existing.contentSha256 === input.contentSha256 &&
+        existing.objectKey === input.objectKey &&
+        existing.posterKey === input.posterKey &&
+        existing.lastFrameMs === lastFrameMs
+      ) {
         return { outcome: 'unchanged', video: existing, replaced: null } satisfies SavedVideo;
       }
-      const video: Video = { ...input, testId: session.test_id, importedAt: this.clock.now() };
+      const video: Video = { ...input, lastFrameMs, testId: session.test_id, importedAt: this.clock.now() };
       const params = { ...video, hasAudio: video.hasAudio ? 1 : 0, regions: JSON.stringify(video.regions) };
       if (existing) {
         await tx.run(
           `UPDATE videos SET object_key = @objectKey, poster_key = @posterKey, content_sha256 = @contentSha256, content_type = @contentType,
-             size_bytes = @sizeBytes, duration_ms = @durationMs, width = @width, height = @height, has_audio = @hasAudio,
+             size_bytes = @sizeBytes, duration_ms = @durationMs, last_frame_ms = @lastFrameMs, width = @width, height = @height, has_audio = @hasAudio,
              regions = @regions, imported_at = @importedAt
            WHERE session_id = @sessionId`,
           params,
@@ -113,7 +123,7 @@ export class VideoRepository {
       } else {
         await tx.run(
           `INSERT INTO videos (${COLUMNS}) VALUES (@sessionId, @testId, @objectKey, @posterKey, @contentSha256, @contentType,
-             @sizeBytes, @durationMs, @width, @height, @hasAudio, @regions, @importedAt)`,
+             @sizeBytes, @durationMs, @lastFrameMs, @width, @height, @hasAudio, @regions, @importedAt)`,
           params,
         );
       }

@@ -42,6 +42,8 @@ describe('the admin OpenAPI document', () => {
       'POST /admin/api/sessions/{sessionId}/clips',
       'GET /admin/api/tests/{testId}/clips',
       'POST /admin/api/tests/{testId}/reels',
+      'POST /admin/api/clips/{clipId}/retry',
+      'POST /admin/api/reels/{reelId}/retry',
       'GET /admin/api/jobs',
     ]) {
       expect(documented).toContain(expected);

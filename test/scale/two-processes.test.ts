@@ -173,7 +173,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     'credentials.findUserByEmail', 'credentials.listUsers', 'credentials.listCredentials', 'credentials.findClientForAuth',
     'credentials.findPrincipal', 'directory.listWorkspaces', 'directory.getWorkspace', 'directory.listWorkspacesForMember',
     'directory.listMembers', 'directory.isMember', 'directory.getTest', 'directory.listTests', 'directory.findVisibleTest',
-    'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'sessions.listCompletedSessions', 'sessions.findSession', 'sessionDetails.findDetails', 'sessionDetails.listDetails', 'sessionDetails.listCompletedScoring', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
+    'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'sessions.listCompletedSessions', 'sessions.findSession', 'sessions.mediaOf', 'sessionDetails.findDetails', 'sessionDetails.listDetails', 'sessionDetails.listCompletedScoring', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
     'transcripts.findTranscript', 'transcripts.cueCount', 'transcripts.readCues',
     'videos.findVideo', 'videos.listVideos',
     'jobs.get', 'jobs.list', 'jobs.countByState', 'clips.findClip', 'clips.listClips', 'clips.listClipsOfTest',
@@ -187,7 +187,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     // The job queue: no request path caches it.
     'jobs.claim', 'jobs.heartbeat', 'jobs.complete', 'jobs.fail', 'jobs.release',
     // Clips: every read goes to the database.
-    'clips.createClip', 'clips.retryClip', 'reels.createReel', 'reels.retryReel',
+    'clips.createClip', 'clips.retryClip', 'clips.restartClip', 'reels.createReel', 'reels.retryReel', 'reels.restartReel',
   ]);
   // Admin accounts, sessions and clients: read from the database on every admin request, never cached.
   for (const m of ['createAdmin', 'renewSetupLink', 'completeSetup', 'createSession', 'endSession', 'recordTotpStep', 'setPendingTotp', 'enableTotp', 'resetTotp', 'assignWorkspace', 'unassignWorkspace', 'createClient', 'revokeClient']) bookkeeping.add(`admins.${m}`);

@@ -77,6 +77,16 @@ export interface RotatedCredential {
 export const PRODUCT_TYPES = ['SURVEY', 'LIVE_CONVERSATION', 'NON_THINK_OUT_LOUD', 'THINK_OUT_LOUD'] as const;
 export type ProductType = (typeof PRODUCT_TYPES)[number];
 
+/** A task of a test plan, as far as the console reads it (how to show its answers). */
+export interface PlanTask {
+  id?: string;
+  text: string;
+  taskType: string;
+  scaleMinimum?: number;
+  scaleMaximum?: number;
+  lowerEndpoint?: string;
+  upperEndpoint?: string;
+}
 export interface Test {
   id: string;
   workspaceId: string;
@@ -86,6 +96,7 @@ export interface Test {
   sessionCount: number;
   /** Sessions of each status (the Results API lists COMPLETE ones only). */
   sessionsByStatus?: Record<string, number>;
+  plan?: { tasks: PlanTask[] } | null;
 }
 export interface Session {
   sessionId: string;
@@ -95,7 +106,7 @@ export interface Session {
   startTime: string;
   finishTime: string | null;
 }
-export type SessionRow = Omit<Session, 'testId'>;
+export type SessionRow = Omit<Session, 'testId'> & { hasVideo: boolean; hasTranscript: boolean };
 export interface SessionPage {
   sessions: SessionRow[];
   /** Sessions matching the filter, on every page. */
@@ -159,6 +170,7 @@ export const credentialsApi = {
   rotate: (clientId: string) => post<RotatedCredential>(`${ADMIN_API}/credentials/${enc(clientId)}/rotate`),
   retirePrevious: (clientId: string) => post<Credential & { retired: number }>(`${ADMIN_API}/credentials/${enc(clientId)}/retire-previous`),
   revoke: (clientId: string) => post<Credential & { alreadyRevoked: boolean }>(`${ADMIN_API}/credentials/${enc(clientId)}/revoke`),
+  publicEndpoints: () => get<WhereToUse>(`${ADMIN_API}/public-endpoints`),
 };
 
 export const testsApi = {
@@ -227,12 +239,18 @@ export interface SessionOverview {
   video: { durationMs: number; width: number; height: number; hasAudio: boolean; hasPoster: boolean } | null;
   clips: Clip[];
 }
+/** A cue as the API gives it: its text as written in the file, voice spans (`<v Name>`) and all. */
+export interface TranscriptCue {
+  startMs: number;
+  endMs: number;
+  text: string;
+}
 /** A page of a transcript's cues (the first, as the console asks): cueCount tells whether there are more. */
 export interface Transcript {
   sessionId: string;
   cueCount: number;
   offset: number;
-  cues: { startMs: number; endMs: number; text: string }[];
+  cues: TranscriptCue[];
 }
 export interface VideoLink {
   videoUrl: string;
@@ -258,10 +276,12 @@ export const sessionsApi = {
   clips: (sessionId: string) => get<Clip[]>(`${ADMIN_API}/sessions/${enc(sessionId)}/clips`),
   createClip: (sessionId: string, body: { startMs: number; endMs: number; name: string; description?: string }) =>
     post<Clip>(`${ADMIN_API}/sessions/${enc(sessionId)}/clips`, body),
+  retryClip: (clipId: string) => post<Clip>(`${ADMIN_API}/clips/${enc(clipId)}/retry`),
 };
 
 export const reelsApi = {
   clipsOfTest: (testId: string) => get<Clip[]>(`${ADMIN_API}/tests/${enc(testId)}/clips`),
   list: (testId: string) => get<HighlightReel[]>(`${ADMIN_API}/tests/${enc(testId)}/reels`),
   create: (testId: string, body: { name: string; clipIds: string[] }) => post<HighlightReel>(`${ADMIN_API}/tests/${enc(testId)}/reels`, body),
+  retry: (reelId: string) => post<HighlightReel>(`${ADMIN_API}/reels/${enc(reelId)}/retry`),
 };

@@ -12,9 +12,8 @@ import { pageFor, NAVIGATION } from './pages/index.js';
 
 type SessionState = { kind: 'checking' } | { kind: 'signed-out' } | { kind: 'signed-in'; me: Me } | { kind: 'unreachable'; error: unknown };
 
-/** The console: who is signed in decides between the sign-in pages and the shell. */
-export function App() {
-  const route = useRoute();
+/** Who is signed in: asked when the console opens, adopted on sign-in, dropped on sign-out or any later 401. */
+function useAdminSession() {
   const [session, setSession] = useState<SessionState>({ kind: 'checking' });
 
   const adopt = useCallback((me: Me) => {
@@ -40,6 +39,26 @@ export function App() {
     addEventListener(SESSION_EXPIRED, onExpired);
     return () => removeEventListener(SESSION_EXPIRED, onExpired);
   }, []);
+
+  const signOut = async () => {
+    try {
+      await adminApi.signOut();
+    } catch (error) {
+      // Already signed out (401) is what was asked; any other refusal leaves the session alive: say so.
+      if (!(error instanceof ApiError && error.status === 401)) throw error;
+    }
+    setCsrfToken(undefined);
+    setSession({ kind: 'signed-out' });
+    location.hash = '#/';
+  };
+
+  return { session, adopt, check, signOut };
+}
+
+/** The console: who is signed in decides between the sign-in pages and the shell. */
+export function App() {
+  const route = useRoute();
+  const { session, adopt, check, signOut } = useAdminSession();
 
   // The setup link `results-api admins create` prints: /setup#token=… (the token never reaches a server log).
   if (location.pathname === SETUP_PATH) {
@@ -74,22 +93,7 @@ export function App() {
         </Frame>
       );
     case 'signed-in': {
-      const signedIn: SignedIn = {
-        email: session.me.admin.email,
-        role: session.me.admin.role,
-        workspaces: session.me.workspaces,
-        signOut: async () => {
-          try {
-            await adminApi.signOut();
-          } catch (error) {
-            // Already signed out (401) is what was asked; any other refusal leaves the session alive: say so.
-            if (!(error instanceof ApiError && error.status === 401)) throw error;
-          }
-          setCsrfToken(undefined);
-          setSession({ kind: 'signed-out' });
-          location.hash = '#/';
-        },
-      };
+      const signedIn: SignedIn = { email: session.me.admin.email, role: session.me.admin.role, workspaces: session.me.workspaces, signOut };
       return (
         <SessionContext.Provider value={signedIn}>
           <Shell route={route} signedIn={signedIn} />

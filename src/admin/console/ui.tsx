@@ -62,6 +62,30 @@ export function SelectField({ label, options, ...select }: SelectProps) {
   );
 }
 
+/**
+ * A form on one line: its fields, then the one button that submits it. `label` names the form
+ * for assistive technology (or `labelledBy`, the id of a heading that does); `onSubmit` runs
+ * the action, the button is disabled while it is `busy`.
+ */
+export function InlineForm(props: { label?: string; labelledBy?: string; submitLabel: string; busy: boolean; onSubmit: () => void; children: ComponentChildren }) {
+  return (
+    <form
+      class="inline"
+      aria-label={props.label}
+      aria-labelledby={props.labelledBy}
+      onSubmit={(event) => {
+        event.preventDefault();
+        props.onSubmit();
+      }}
+    >
+      {props.children}
+      <button type="submit" disabled={props.busy}>
+        {props.submitLabel}
+      </button>
+    </form>
+  );
+}
+
 /** A refusal or failure, announced as it appears. */
 export function ErrorMessage({ error }: { error: unknown }) {
   if (!error) return null;
@@ -136,6 +160,24 @@ export function useAction<A extends unknown[], R>(run: (...args: A) => Promise<R
     }
   };
   return { act, busy, error, setError };
+}
+
+/** The header cell of a column of row actions: it has no visible title, but a name for assistive technology. */
+export const ACTIONS = Symbol('actions');
+
+/** A table's header row, one column header per name. */
+export function TableHead({ columns }: { columns: readonly (string | typeof ACTIONS)[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column, i) => (
+          <th key={i} scope="col">
+            {column === ACTIONS ? <span class="visually-hidden">Actions</span> : column}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
 }
 
 /** Previous/next for a paged list. */
@@ -224,4 +266,33 @@ export function ConfirmButton(props: { label: string; confirmLabel: string; what
   );
 }
 
+/** A clip's or reel's status: GENERATING, GENERATED, or ERROR with why, and a button to try again. */
+export function JobStatus(props: { status: string; lastError: string | null; what: string; busy: boolean; onRetry: () => void }) {
+  return (
+    <>
+      {props.status}
+      {props.lastError ? <span class="hint"> ({props.lastError})</span> : null}
+      {props.status === 'ERROR' ? (
+        <>
+          {' '}
+          <button type="button" disabled={props.busy} onClick={props.onRetry}>
+            Retry<span class="visually-hidden"> {props.what}</span>
+          </button>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/** "1 test", "3 tests": how many, with the noun agreeing. */
+export const counted = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
 export const formatTime = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString() : '—');
+
+/** 83_500 ms → "1:23.5": how a player shows a position. */
+export function formatMs(ms: number): string {
+  const tenths = Math.round(ms / 100);
+  const minutes = Math.floor(tenths / 600);
+  const seconds = (tenths % 600) / 10;
+  return `${minutes}:${seconds.toFixed(1).padStart(4, '0')}`;
+}

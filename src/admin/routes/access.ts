@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { conflict } from '../../store/conflicts.js';
 import type { Store, Test } from '../../store/store.js';
-import { callerOf, requireWorkspaceAccess, type AdminCaller } from '../caller.js';
+import { callerOf, requireRole, requireWorkspaceAccess, type AdminCaller } from '../caller.js';
 import { adminProblems } from '../problems.js';
 
 /**
@@ -20,4 +20,23 @@ export async function requireTestAccess(request: FastifyRequest, store: Store, t
     throw conflict.noTest(testId);
   }
   return { caller, test };
+}
+
+/**
+ * A session, clip or reel found by its id alone, if it is of a test the caller may see (as
+ * requireTestAccess decides); `missing()` both for none and for one they may not see.
+ */
+export async function requireOfVisibleTest<T extends { testId: string }>(
+  request: FastifyRequest,
+  store: Store,
+  resource: T | null,
+  missing: () => Error,
+): Promise<{ caller: AdminCaller; resource: T }> {
+  requireRole(request, 'account-admin');
+  if (!resource) throw missing();
+  try {
+    return { caller: (await requireTestAccess(request, store, resource.testId)).caller, resource };
+  } catch {
+    throw missing();
+  }
 }

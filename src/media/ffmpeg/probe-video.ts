@@ -11,6 +11,8 @@ export interface ProbedVideo {
   width: number;
   height: number;
   hasAudio: boolean;
+  /** When the last frame of the first video stream (what a clip is cut from) starts, in ms from the file's start; null when ffprobe cannot tell. */
+  lastFrameMs: number | null;
   regions: VideoRegions;
   /** The container and the extension and media type we store it under. */
   container: { extension: string; contentType: string };
@@ -32,10 +34,12 @@ interface ProbeStream {
 }
 interface ProbeOutput {
   streams?: ProbeStream[];
-  format?: { format_name?: string; duration?: string; tags?: Record<string, string> };
+  format?: { format_name?: string; duration?: string; start_time?: string; tags?: Record<string, string> };
 }
 
 const PROBE_TIMEOUT_MS = 30_000;
+/** How far before the stated end the last frame is looked for (ffprobe starts at the keyframe before). */
+const LAST_FRAME_WINDOW_SECONDS = 5;
 const DECODE_TIMEOUT_MS = 120_000;
 
 /** Containers we store, by ffprobe's format name; the file's own extension picks among aliases. */
@@ -102,16 +106,46 @@ export async function probeVideo(file: string): Promise<ProbedVideo> {
   const duration = Number(output.format?.duration);
   if (!Number.isFinite(duration) || duration <= 0) throw new NotAPlayableVideoError('not a playable video: it has no duration');
   const { regions, screen } = regionsOf(videoStreams, output.format?.tags ?? {});
+  const durationMs = Math.round(duration * 1000);
   const probed: ProbedVideo = {
-    durationMs: Math.round(duration * 1000),
+    durationMs,
     width: screen.width!,
     height: screen.height!,
     hasAudio: (output.streams ?? []).some((s) => s.codec_type === 'audio'),
+    lastFrameMs: await lastFrameMs(file, durationMs, Number(output.format?.start_time ?? 0) || 0),
     regions,
     container,
   };
   await decodesNearEnd(file, probed.durationMs, screen.index);
   return probed;
+}
+
+/**
+ * When the last frame of the first video stream starts, in ms from the file's start. A clip is
+ * cut from that stream by seeking to its start and keeping the frames from there on (re-encoded,
+ * so keyframes do not limit where it may start), so this is the latest start that still has a
+ * picture. Read from the packets of the last seconds, without decoding; null when ffprobe cannot
+ * tell. Times are from the file's own start time, as ffmpeg's -ss counts them.
+ */
+async function lastFrameMs(file: string, durationMs: number, startSeconds: number): Promise<number | null> {
+  const from = Math.max(0, startSeconds + durationMs / 1000 - LAST_FRAME_WINDOW_SECONDS);
+  let stdout: string;
+  try {
+    const args = ['-v', 'error', '-select_streams', 'v:0', '-read_intervals', `${from.toFixed(3)}%`, '-show_entries', 'packet=pts_time,dts_time', '-of', 'csv=p=0', '--', file];
+    ({ stdout } = await runTool(FFPROBE, args, PROBE_TIMEOUT_MS));
+  } catch (error) {
+    if (error instanceof MediaToolError && error.reason === 'failed') return null;
+    throw error;
+  }
+  let last = -Infinity;
+  for (const line of stdout.split('\n')) {
+    // A packet without a presentation time (some AVI) is placed by its decoding time.
+    const [pts, dts] = line.split(',');
+    const time = Number(pts && pts !== 'N/A' ? pts : dts);
+    if (line.trim() !== '' && Number.isFinite(time) && time > last) last = time;
+  }
+  // In whole microseconds first, so 5.960000 s is 5960 ms and never 5959.
+  return Number.isFinite(last) ? Math.max(0, Math.floor(Math.round((last - startSeconds) * 1e6) / 1e3)) : null;
 }
 
 /** Decodes one frame of `streamIndex` from the last second: the file's end is really there. */

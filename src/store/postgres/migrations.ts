@@ -290,4 +290,9 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
       );
     `,
   },
+  {
+    // When each video's last frame starts; see sqlite/migrations.ts version 11.
+    version: 11,
+    sql: `ALTER TABLE videos ADD COLUMN last_frame_ms BIGINT;`,
+  },
 ];

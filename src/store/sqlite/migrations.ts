@@ -334,4 +334,10 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
       ) STRICT;
     `,
   },
+  {
+    // When each video's last frame starts (issue 30): a clip starting later has no picture, so
+    // clips are refused there. Null for videos imported before: a second's margin stands in.
+    version: 11,
+    sql: `ALTER TABLE videos ADD COLUMN last_frame_ms INTEGER;`,
+  },
 ];

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { adminsApi, workspacesApi, type AdminSetupLink, type ListedAdmin } from '../admin-api.js';
 import type { AdminRole } from '../session.js';
 import { roleName } from '../roles.js';
-import { ConfirmButton, CopyField, ErrorMessage, Field, LoadedView, Notice, Page, SelectField, formatTime, useAction, useLoad } from '../ui.js';
+import { ACTIONS, ConfirmButton, CopyField, ErrorMessage, Field, InlineForm, LoadedView, Notice, Page, SelectField, TableHead, counted, formatTime, useAction, useLoad } from '../ui.js';
 
 const ROLES: readonly AdminRole[] = ['support', 'account-admin', 'operator'];
 
@@ -11,15 +11,8 @@ export function AdminsPage() {
   const admins = useLoad(() => adminsApi.list(), []);
   const workspaces = useLoad(() => workspacesApi.list(), []);
   const names = new Map((workspaces.data ?? []).map((w) => [w.id, w.name]));
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<AdminRole>('support');
   const [link, setLink] = useState<AdminSetupLink | undefined>(undefined);
   const [notice, setNotice] = useState('');
-  const create = useAction(async () => {
-    setLink(await adminsApi.create(email.trim(), role));
-    setEmail('');
-    admins.reload();
-  });
   const renew = useAction(async (admin: ListedAdmin) => {
     setLink(await adminsApi.newSetupLink(admin.id));
     admins.reload();
@@ -29,76 +22,95 @@ export function AdminsPage() {
     setNotice(`${assign ? 'Assigned' : 'Unassigned'} ${admin.email} ${assign ? 'to' : 'from'} ${names.get(workspaceId) ?? workspaceId}.`);
     admins.reload();
   });
+  const created = (newLink: AdminSetupLink) => {
+    setLink(newLink);
+    admins.reload();
+  };
   return (
     <Page title="Admins">
-      <form
-        class="inline"
-        aria-label="Create an admin account"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void create.act();
-        }}
-      >
-        <Field label="New admin's email" type="email" name="admin-email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
-        <SelectField label="Role" value={role} options={ROLES.map((r) => [r, roleName(r)] as const)} onChange={(e) => setRole(e.currentTarget.value as AdminRole)} />
-        <button type="submit" disabled={create.busy}>
-          Create admin
-        </button>
-      </form>
-      <ErrorMessage error={create.error ?? renew.error ?? assignment.error} />
+      <CreateAdminForm onCreated={created} />
+      <ErrorMessage error={renew.error ?? assignment.error} />
       {notice ? <Notice>{notice}</Notice> : null}
-      {link ? (
-        <section class="secret-panel" aria-labelledby="setup-link-heading">
-          <h2 id="setup-link-heading">Setup link for {link.email}</h2>
-          <p>
-            Send it to {link.email} through a secure channel: it works once, until {formatTime(link.setupLinkExpiresAt)}, and is shown only now.
-          </p>
-          <CopyField label="Setup link" value={link.setupLink} />
-          <button type="button" onClick={() => setLink(undefined)}>
-            Hide the link
-          </button>
-        </section>
-      ) : null}
+      {link ? <SetupLinkPanel link={link} onDone={() => setLink(undefined)} /> : null}
       <LoadedView loaded={admins}>
         {(list) => (
-          <table>
-            <caption>{list.length === 1 ? '1 admin account' : `${list.length} admin accounts`}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Account</th>
-                <th scope="col">Workspaces administered</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((admin) => (
-                <tr key={admin.id}>
-                  <td>{admin.email}</td>
-                  <td>{roleName(admin.role)}</td>
-                  <td>{admin.passwordSet ? (admin.totpEnabled ? 'set up, with TOTP' : 'set up') : 'waiting for setup'}</td>
-                  <td>
-                    {admin.role === 'account-admin' ? (
-                      <Assignments admin={admin} names={names} onChange={(workspaceId, assign) => void assignment.act(admin, workspaceId, assign)} />
-                    ) : admin.role === 'operator' ? (
-                      'all (operator)'
-                    ) : (
-                      'none (API users and credentials only)'
-                    )}
-                  </td>
-                  <td class="actions">
-                    <ConfirmButton label="New setup link" confirmLabel="Confirm: new setup link" what={`for ${admin.email}`} onConfirm={() => void renew.act(admin)} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <AdminTable
+            admins={list}
+            names={names}
+            onRenew={(admin) => void renew.act(admin)}
+            onAssignment={(admin, workspaceId, assign) => void assignment.act(admin, workspaceId, assign)}
+          />
         )}
       </LoadedView>
     </Page>
+  );
+}
+
+function CreateAdminForm({ onCreated }: { onCreated: (link: AdminSetupLink) => void }) {
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<AdminRole>('support');
+  const create = useAction(async () => {
+    onCreated(await adminsApi.create(email.trim(), role));
+    setEmail('');
+  });
+  return (
+    <>
+      <InlineForm label="Create an admin account" submitLabel="Create admin" busy={create.busy} onSubmit={() => void create.act()}>
+        <Field label="New admin's email" type="email" name="admin-email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        <SelectField label="Role" value={role} options={ROLES.map((r) => [r, roleName(r)] as const)} onChange={(e) => setRole(e.currentTarget.value as AdminRole)} />
+      </InlineForm>
+      <ErrorMessage error={create.error} />
+    </>
+  );
+}
+
+function SetupLinkPanel({ link, onDone }: { link: AdminSetupLink; onDone: () => void }) {
+  return (
+    <section class="secret-panel" aria-labelledby="setup-link-heading">
+      <h2 id="setup-link-heading">Setup link for {link.email}</h2>
+      <p>Send it to {link.email} through a secure channel: it works once, until {formatTime(link.setupLinkExpiresAt)}, and is shown only now.</p>
+      <CopyField label="Setup link" value={link.setupLink} />
+      <button type="button" onClick={onDone}>
+        Hide the link
+      </button>
+    </section>
+  );
+}
+
+interface AdminTableProps {
+  admins: ListedAdmin[];
+  names: Map<string, string>;
+  onRenew: (admin: ListedAdmin) => void;
+  onAssignment: (admin: ListedAdmin, workspaceId: string, assign: boolean) => void;
+}
+
+function AdminTable({ admins, names, onRenew, onAssignment }: AdminTableProps) {
+  return (
+    <table>
+      <caption>{counted(admins.length, 'admin account')}</caption>
+      <TableHead columns={['Email', 'Role', 'Account', 'Workspaces administered', ACTIONS]} />
+      <tbody>
+        {admins.map((admin) => (
+          <tr key={admin.id}>
+            <td>{admin.email}</td>
+            <td>{roleName(admin.role)}</td>
+            <td>{admin.passwordSet ? (admin.totpEnabled ? 'set up, with TOTP' : 'set up') : 'waiting for setup'}</td>
+            <td>
+              {admin.role === 'account-admin' ? (
+                <Assignments admin={admin} names={names} onChange={(workspaceId, assign) => onAssignment(admin, workspaceId, assign)} />
+              ) : admin.role === 'operator' ? (
+                'all (operator)'
+              ) : (
+                'none (API users and credentials only)'
+              )}
+            </td>
+            <td class="actions">
+              <ConfirmButton label="New setup link" confirmLabel="Confirm: new setup link" what={`for ${admin.email}`} onConfirm={() => onRenew(admin)} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

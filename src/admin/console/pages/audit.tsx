@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { auditApi } from '../admin-api.js';
 import { navigate, type Route } from '../router.js';
-import { Field, LoadedView, Page, formatTime, useLoad } from '../ui.js';
+import { Field, LoadedView, Page, TableHead, counted, formatTime, useLoad } from '../ui.js';
 
 const AGO = /^(\d{1,6})([mhd])$/;
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -57,16 +57,8 @@ export function AuditPage({ route }: { route: Route }) {
             <p class="empty">No events match.</p>
           ) : (
             <table>
-              <caption>{list.length === 1 ? '1 event, newest first' : `${list.length} events, newest first`}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Actor</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Subject</th>
-                  <th scope="col">Details</th>
-                </tr>
-              </thead>
+              <caption>{`${counted(list.length, 'event')}, newest first`}</caption>
+              <TableHead columns={['When', 'Actor', 'Action', 'Subject', 'Details']} />
               <tbody>
                 {list.map((e) => (
                   <tr key={e.id}>
@@ -74,7 +66,9 @@ export function AuditPage({ route }: { route: Route }) {
                     <td>{e.actor}</td>
                     <td class="mono">{e.action}</td>
                     <td class="mono">{e.subject}</td>
-                    <td class="mono">{Object.keys(e.details).length > 0 ? JSON.stringify(e.details) : ''}</td>
+                    <td>
+                      <AuditDetails details={e.details} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -83,5 +77,21 @@ export function AuditPage({ route }: { route: Route }) {
         }}
       </LoadedView>
     </Page>
+  );
+}
+
+/** An event's details as name and value pairs, long values wrapped (never a page that scrolls sideways). */
+function AuditDetails({ details }: { details: Record<string, unknown> }) {
+  const entries = Object.entries(details);
+  if (entries.length === 0) return null;
+  return (
+    <dl class="audit-details">
+      {entries.map(([name, value]) => (
+        <div key={name}>
+          <dt>{name}</dt>
+          <dd class="mono">{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }

@@ -1,8 +1,8 @@
 import { useId, useRef, useState } from 'preact/hooks';
 import { ApiError, upload } from '../api.js';
-import { testsApi, workspacesApi, type ImportReport, type RefusedImport } from '../admin-api.js';
+import { testsApi, workspacesApi, type ImportReport, type RefusedImport, type Test } from '../admin-api.js';
 import { href, type Route } from '../router.js';
-import { ErrorMessage, LoadedView, Notice, Page, SelectField, useLoad } from '../ui.js';
+import { ErrorMessage, LoadedView, Notice, Page, SelectField, TableHead, useLoad } from '../ui.js';
 
 type Outcome = { kind: 'imported'; report: ImportReport } | { kind: 'bad-lines'; refusal: RefusedImport } | { kind: 'failed'; error: unknown };
 
@@ -12,6 +12,28 @@ const refusedImport = (body: unknown): RefusedImport | undefined => {
 };
 
 const LINE = /^line (\d+): ([\s\S]*)$/;
+
+/** Sends a session file to a test's import route, with the upload's progress, and keeps what came back. */
+function useSessionUpload() {
+  const [progress, setProgress] = useState<number | undefined>(undefined);
+  const [outcome, setOutcome] = useState<Outcome | undefined>(undefined);
+  const send = async (testId: string, picked: File) => {
+    const form = new FormData();
+    form.append('file', picked, picked.name);
+    setOutcome(undefined);
+    setProgress(0);
+    try {
+      const report = await upload<ImportReport>(testsApi.importUrl(testId), form, setProgress);
+      setOutcome({ kind: 'imported', report });
+    } catch (error) {
+      const refusal = error instanceof ApiError ? refusedImport(error.body) : undefined;
+      setOutcome(refusal ? { kind: 'bad-lines', refusal } : { kind: 'failed', error });
+    } finally {
+      setProgress(undefined);
+    }
+  };
+  return { progress, outcome, send };
+}
 
 /**
  * Uploads a session file (NDJSON or CSV, as `results-api sessions import` reads) into a test:
@@ -24,30 +46,8 @@ export function ImportsPage({ route }: { route: Route }) {
   const chosenWorkspace = workspaceId || workspaces.data?.[0]?.id || '';
   const tests = useLoad(() => (chosenWorkspace ? testsApi.list(chosenWorkspace) : Promise.resolve([])), [chosenWorkspace]);
   const [testId, setTestId] = useState(route.params.get('test') ?? '');
-  const [progress, setProgress] = useState<number | undefined>(undefined);
-  const [outcome, setOutcome] = useState<Outcome | undefined>(undefined);
-  const file = useRef<HTMLInputElement>(null);
-  const fileId = useId();
   const chosen = (tests.data?.some((t) => t.id === testId) ? testId : undefined) ?? tests.data?.[0]?.id ?? '';
-
-  const send = async () => {
-    const picked = file.current?.files?.[0];
-    if (!picked || !chosen) return;
-    const form = new FormData();
-    form.append('file', picked, picked.name);
-    setOutcome(undefined);
-    setProgress(0);
-    try {
-      const report = await upload<ImportReport>(testsApi.importUrl(chosen), form, setProgress);
-      setOutcome({ kind: 'imported', report });
-    } catch (error) {
-      const refusal = error instanceof ApiError ? refusedImport(error.body) : undefined;
-      setOutcome(refusal ? { kind: 'bad-lines', refusal } : { kind: 'failed', error });
-    } finally {
-      setProgress(undefined);
-    }
-  };
-
+  const { progress, outcome, send } = useSessionUpload();
   return (
     <Page title="Import sessions">
       <p>
@@ -69,24 +69,7 @@ export function ImportsPage({ route }: { route: Route }) {
           list.length === 0 ? (
             <p class="empty">There is no test to import into in this workspace.</p>
           ) : (
-            <form
-              class="stack"
-              onSubmit={(event) => {
-                event.preventDefault();
-                void send();
-              }}
-            >
-              <SelectField label="Test" value={chosen} options={list.map((t) => [t.id, t.title] as const)} onChange={(e) => setTestId(e.currentTarget.value)} />
-              <div class="field">
-                <label for={fileId}>Session file</label>
-                <input id={fileId} ref={file} type="file" name="file" accept=".ndjson,.jsonl,.csv" required />
-              </div>
-              <div>
-                <button type="submit" disabled={progress !== undefined}>
-                  Upload and import
-                </button>
-              </div>
-            </form>
+            <SessionFileForm tests={list} chosen={chosen} onChoose={setTestId} busy={progress !== undefined} onSend={(file) => void send(chosen, file)} />
           )
         }
       </LoadedView>
@@ -100,6 +83,32 @@ export function ImportsPage({ route }: { route: Route }) {
       ) : null}
       <ImportOutcome outcome={outcome} testId={chosen} />
     </Page>
+  );
+}
+
+function SessionFileForm(props: { tests: Test[]; chosen: string; onChoose: (testId: string) => void; busy: boolean; onSend: (file: File) => void }) {
+  const file = useRef<HTMLInputElement>(null);
+  const fileId = useId();
+  return (
+    <form
+      class="stack"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const picked = file.current?.files?.[0];
+        if (picked && props.chosen) props.onSend(picked);
+      }}
+    >
+      <SelectField label="Test" value={props.chosen} options={props.tests.map((t) => [t.id, t.title] as const)} onChange={(e) => props.onChoose(e.currentTarget.value)} />
+      <div class="field">
+        <label for={fileId}>Session file</label>
+        <input id={fileId} ref={file} type="file" name="file" accept=".ndjson,.jsonl,.csv" required />
+      </div>
+      <div>
+        <button type="submit" disabled={props.busy}>
+          Upload and import
+        </button>
+      </div>
+    </form>
   );
 }
 
@@ -123,12 +132,7 @@ function ImportOutcome({ outcome, testId }: { outcome: Outcome | undefined; test
       <h2 id="bad-lines-heading">{lines.length === 1 ? 'The bad line' : 'The bad lines'}</h2>
       <div class="line-errors">
         <table aria-labelledby="bad-lines-heading">
-          <thead>
-            <tr>
-              <th scope="col">Line</th>
-              <th scope="col">Problem</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Line', 'Problem']} />
           <tbody>
             {lines.map(([text, line, problem]) => (
               <tr key={text}>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { keysApi, type SigningKey } from '../admin-api.js';
-import { ConfirmButton, ErrorMessage, LoadedView, Notice, Page, formatTime, useAction, useLoad } from '../ui.js';
+import { ConfirmButton, ErrorMessage, LoadedView, Notice, Page, TableHead, formatTime, useAction, useLoad } from '../ui.js';
 
 /** The keys that sign access tokens (public parts only: private keys never leave the server). */
 export function KeysPage() {
@@ -19,14 +19,7 @@ export function KeysPage() {
         {(list) => (
           <table>
             <caption>Keys published in the JWKS of every authorization server</caption>
-            <thead>
-              <tr>
-                <th scope="col">Key id (kid)</th>
-                <th scope="col">Algorithm</th>
-                <th scope="col">Created</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Key id (kid)', 'Algorithm', 'Created', 'State']} />
             <tbody>
               {list.map((k) => (
                 <tr key={k.kid}>

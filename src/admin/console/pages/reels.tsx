@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import { reelsApi, type Clip, type HighlightReel } from '../admin-api.js';
-import { ErrorMessage, Field, LoadedView, Notice, formatTime, useAction, useLoad } from '../ui.js';
-import { formatMs } from './session.js';
+import { ErrorMessage, Field, JobStatus, LoadedView, Notice, TableHead, formatMs, formatTime, useAction, useLoad } from '../ui.js';
 
 /** A test's highlight reels, and a form to join chosen clips of its sessions into a new one. */
 export function ReelsSection({ testId }: { testId: string }) {
@@ -16,22 +15,20 @@ export function ReelsSection({ testId }: { testId: string }) {
   );
 }
 
+/** The test's reels; a failed one can be made again (refused, with the reason, when a clip of it no longer can be cut). */
 function ReelTable({ reels, onRefresh }: { reels: HighlightReel[]; onRefresh: () => void }) {
+  const [retried, setRetried] = useState<HighlightReel | undefined>(undefined);
+  const retry = useAction(async (reel: HighlightReel) => {
+    setRetried(await reelsApi.retry(reel.reelId));
+    onRefresh();
+  });
   return (
     <>
       {reels.length === 0 ? (
         <p class="empty">No highlight reels of this test yet.</p>
       ) : (
         <table aria-labelledby="reels-heading">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Clips</th>
-              <th scope="col">Length</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Clips', 'Length', 'Status', 'Created']} />
           <tbody>
             {reels.map((r) => (
               <tr key={r.reelId}>
@@ -39,8 +36,7 @@ function ReelTable({ reels, onRefresh }: { reels: HighlightReel[]; onRefresh: ()
                 <td>{r.clipIds.length}</td>
                 <td>{formatMs(r.durationMs)}</td>
                 <td>
-                  {r.status}
-                  {r.lastError ? <span class="hint"> ({r.lastError})</span> : null}
+                  <JobStatus status={r.status} lastError={r.lastError} what={`reel ${r.name}`} busy={retry.busy} onRetry={() => void retry.act(r)} />
                 </td>
                 <td>{formatTime(r.createdAt)}</td>
               </tr>
@@ -48,6 +44,8 @@ function ReelTable({ reels, onRefresh }: { reels: HighlightReel[]; onRefresh: ()
           </tbody>
         </table>
       )}
+      <ErrorMessage error={retry.error} />
+      {retried ? <Notice>Highlight reel “{retried.name}” is being made again.</Notice> : null}
       <button type="button" onClick={onRefresh}>
         Refresh reel statuses
       </button>

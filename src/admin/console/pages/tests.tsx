@@ -1,7 +1,7 @@
 import { testsApi, workspacesApi, type SessionRow, type Test } from '../admin-api.js';
 import { ReelsSection } from './reels.js';
 import { href, navigate, type Route } from '../router.js';
-import { LoadedView, Page, Pager, SelectField, formatTime, useLoad } from '../ui.js';
+import { LoadedView, Page, Pager, SelectField, TableHead, counted, formatTime, useLoad } from '../ui.js';
 import { SessionPage } from './session.js';
 
 const PAGE_SIZE = 25;
@@ -43,15 +43,8 @@ function TestList({ workspaceId }: { workspaceId: string }) {
             chosen ? <p class="empty">No tests in this workspace.</p> : null
           ) : (
             <table>
-              <caption>{list.length === 1 ? '1 test' : `${list.length} tests`}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Title</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Sessions</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
+              <caption>{counted(list.length, 'test')}</caption>
+              <TableHead columns={['Title', 'Kind', 'Sessions', 'Created']} />
               <tbody>
                 {list.map((t) => (
                   <tr key={t.id}>
@@ -129,7 +122,7 @@ function TestPage({ id, status, page }: { id: string; status: string; page: numb
         {(result) => (
           <>
             <p class="hint">
-              {result.totalCount === 1 ? '1 session' : `${result.totalCount} sessions`}
+              {counted(result.totalCount, 'session')}
               {status ? ` with status ${status}` : ''}
             </p>
             <SessionTable testId={id} sessions={result.sessions} />
@@ -146,14 +139,7 @@ function SessionTable({ testId, sessions }: { testId: string; sessions: SessionR
   if (sessions.length === 0) return <p class="empty">No sessions match.</p>;
   return (
     <table aria-labelledby="sessions-heading">
-      <thead>
-        <tr>
-          <th scope="col">Session</th>
-          <th scope="col">Status</th>
-          <th scope="col">Started</th>
-          <th scope="col">Finished</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Session', 'Status', 'Started', 'Finished', 'Media']} />
       <tbody>
         {sessions.map((s) => (
           <tr key={s.sessionId}>
@@ -165,9 +151,27 @@ function SessionTable({ testId, sessions }: { testId: string; sessions: SessionR
             <td>{s.status}</td>
             <td>{formatTime(s.startTime)}</td>
             <td>{formatTime(s.finishTime)}</td>
+            <td>
+              <MediaMarks session={s} />
+            </td>
           </tr>
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** Which media a session has, as words (read out as they are shown): "video", "transcript", or a dash. */
+function MediaMarks({ session }: { session: SessionRow }) {
+  const marks = [session.hasVideo ? 'video' : null, session.hasTranscript ? 'transcript' : null].filter((mark) => mark !== null);
+  if (marks.length === 0) return <span class="hint">—</span>;
+  return (
+    <span class="media-marks">
+      {marks.map((mark) => (
+        <span key={mark} class={`media-mark ${mark}`}>
+          {mark}
+        </span>
+      ))}
+    </span>
   );
 }

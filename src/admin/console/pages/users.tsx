@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { credentialsApi, usersApi, type IssuedCredential, type RotatedCredential } from '../admin-api.js';
+import { credentialsApi, usersApi, type ApiUser, type Credential, type IssuedCredential, type RotatedCredential, type WhereToUse } from '../admin-api.js';
 import { href, type Route } from '../router.js';
-import { ConfirmButton, CopyField, ErrorMessage, Field, LoadedView, Notice, Page, formatTime, useAction, useLoad } from '../ui.js';
+import { ACTIONS, ConfirmButton, CopyField, ErrorMessage, Field, InlineForm, LoadedView, Notice, Page, TableHead, counted, formatTime, useAction, useLoad } from '../ui.js';
 
 export function UsersPage({ route }: { route: Route }) {
   const email = route.segments[1];
@@ -20,91 +20,60 @@ function UserList() {
   });
   return (
     <Page title="API users">
-      <form
-        class="inline"
-        aria-label="Register an API user"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void create.act();
-        }}
-      >
+      <InlineForm label="Register an API user" submitLabel="Register user" busy={create.busy} onSubmit={() => void create.act()}>
         <Field label="New API user's email" type="email" name="user-email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
-        <button type="submit" disabled={create.busy}>
-          Register user
-        </button>
-      </form>
+      </InlineForm>
       <ErrorMessage error={create.error} />
       {notice ? <Notice>{notice}</Notice> : null}
-      <LoadedView loaded={users}>
-        {(list) =>
-          list.length === 0 ? (
-            <p class="empty">No API users yet.</p>
-          ) : (
-            <table>
-              <caption>{list.length === 1 ? '1 API user' : `${list.length} API users`}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Registered</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((u) => (
-                  <tr key={u.id}>
-                    <td>
-                      <a href={href(`/users/${u.email}`)}>{u.email}</a>
-                    </td>
-                    <td>{u.status}</td>
-                    <td>{formatTime(u.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
-      </LoadedView>
+      <LoadedView loaded={users}>{(list) => <UserTable users={list} />}</LoadedView>
     </Page>
   );
 }
 
+function UserTable({ users }: { users: ApiUser[] }) {
+  if (users.length === 0) return <p class="empty">No API users yet.</p>;
+  return (
+    <table>
+      <caption>{counted(users.length, 'API user')}</caption>
+      <TableHead columns={['Email', 'Status', 'Registered']} />
+      <tbody>
+        {users.map((u) => (
+          <tr key={u.id}>
+            <td>
+              <a href={href(`/users/${u.email}`)}>{u.email}</a>
+            </td>
+            <td>{u.status}</td>
+            <td>{formatTime(u.createdAt)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** One API user: whether it may use its credentials, and the credentials themselves. */
 function UserPage({ email }: { email: string }) {
+  return (
+    <Page title={`API user ${email}`}>
+      <p class="breadcrumb">
+        <a href={href('/users')}>All API users</a>
+      </p>
+      <UserStatus email={email} />
+      <CredentialsSection email={email} />
+    </Page>
+  );
+}
+
+function UserStatus({ email }: { email: string }) {
   const user = useLoad(async () => (await usersApi.list()).find((u) => u.email.toLowerCase() === email.toLowerCase()), [email]);
-  const credentials = useLoad(() => credentialsApi.list(email), [email]);
-  const [secret, setSecret] = useState<{ issued: IssuedCredential | RotatedCredential; note: string } | undefined>(undefined);
   const [notice, setNotice] = useState('');
-  const issue = useAction(async () => {
-    const issued = await credentialsApi.issue(email);
-    setSecret({ issued, note: `New credential ${issued.clientId} for ${issued.email}.` });
-    credentials.reload();
-  });
-  const rotate = useAction(async (clientId: string) => {
-    const rotated = await credentialsApi.rotate(clientId);
-    const previous = ` The previous secret keeps working until ${formatTime(rotated.previousSecretExpiresAt)}.`;
-    setSecret({ issued: rotated, note: `New secret for ${clientId}.${previous}` });
-    credentials.reload();
-  });
-  const retire = useAction(async (clientId: string) => {
-    const { retired } = await credentialsApi.retirePrevious(clientId);
-    setNotice(`Retired ${retired} previous secret${retired === 1 ? '' : 's'} of ${clientId}: only the newest works now.`);
-    credentials.reload();
-  });
-  const revoke = useAction(async (clientId: string) => {
-    await credentialsApi.revoke(clientId);
-    setSecret(undefined);
-    setNotice(`Revoked ${clientId}: its tokens and secrets no longer work.`);
-    credentials.reload();
-  });
   const setStatus = useAction(async (status: 'active' | 'disabled') => {
     await usersApi.setStatus(email, status);
     setNotice(status === 'active' ? `Enabled ${email}.` : `Disabled ${email}: none of its credentials work until it is enabled.`);
     user.reload();
   });
   return (
-    <Page title={`API user ${email}`}>
-      <p class="breadcrumb">
-        <a href={href('/users')}>All API users</a>
-      </p>
+    <>
       <LoadedView loaded={user}>
         {(u) =>
           u ? (
@@ -123,67 +92,97 @@ function UserPage({ email }: { email: string }) {
           )
         }
       </LoadedView>
+      <ErrorMessage error={setStatus.error} />
+      {notice ? <Notice>{notice}</Notice> : null}
+    </>
+  );
+}
+
+/** The user's credentials: issue one, rotate or retire a secret, revoke; a new secret is shown once. */
+function CredentialsSection({ email }: { email: string }) {
+  const credentials = useLoad(() => credentialsApi.list(email), [email]);
+  const [secret, setSecret] = useState<{ issued: IssuedCredential | (RotatedCredential & WhereToUse); note: string } | undefined>(undefined);
+  const [notice, setNotice] = useState('');
+  const issue = useAction(async () => {
+    const issued = await credentialsApi.issue(email);
+    setSecret({ issued, note: `New credential ${issued.clientId} for ${issued.email}.` });
+    credentials.reload();
+  });
+  const rotate = useAction(async (clientId: string) => {
+    // Handed over with the same facts as a new credential: where to get tokens and read results.
+    const [rotated, endpoints] = await Promise.all([credentialsApi.rotate(clientId), credentialsApi.publicEndpoints()]);
+    const previous = ` The previous secret keeps working until ${formatTime(rotated.previousSecretExpiresAt)}.`;
+    setSecret({ issued: { ...endpoints, ...rotated }, note: `New secret for ${clientId}.${previous}` });
+    credentials.reload();
+  });
+  const retire = useAction(async (clientId: string) => {
+    const { retired } = await credentialsApi.retirePrevious(clientId);
+    setNotice(`Retired ${retired} previous secret${retired === 1 ? '' : 's'} of ${clientId}: only the newest works now.`);
+    credentials.reload();
+  });
+  const revoke = useAction(async (clientId: string) => {
+    await credentialsApi.revoke(clientId);
+    setSecret(undefined);
+    setNotice(`Revoked ${clientId}: its tokens and secrets no longer work.`);
+    credentials.reload();
+  });
+  const actions = { rotate: (id: string) => void rotate.act(id), retire: (id: string) => void retire.act(id), revoke: (id: string) => void revoke.act(id), busy: rotate.busy };
+  return (
+    <>
       <h2 id="credentials-heading">Credentials</h2>
       <p>
         <button type="button" class="primary" disabled={issue.busy} onClick={() => void issue.act()}>
           Issue a credential
         </button>
       </p>
-      <ErrorMessage error={issue.error ?? rotate.error ?? retire.error ?? revoke.error ?? setStatus.error} />
+      <ErrorMessage error={issue.error ?? rotate.error ?? retire.error ?? revoke.error} />
       {notice ? <Notice>{notice}</Notice> : null}
       {secret ? <SecretPanel issued={secret.issued} note={secret.note} onDone={() => setSecret(undefined)} /> : null}
-      <LoadedView loaded={credentials}>
-        {(list) =>
-          list.length === 0 ? (
-            <p class="empty">No credentials issued to this user.</p>
-          ) : (
-            <table aria-labelledby="credentials-heading">
-              <thead>
-                <tr>
-                  <th scope="col">Client id</th>
-                  <th scope="col">Issued</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">State</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((c) => (
-                  <tr key={c.clientId}>
-                    <td class="mono">{c.clientId}</td>
-                    <td>{formatTime(c.createdAt)}</td>
-                    <td>{formatTime(c.lastUsedAt)}</td>
-                    <td>{c.status === 'revoked' ? `revoked ${formatTime(c.revokedAt)}` : `active (${c.activeSecrets} secret${c.activeSecrets === 1 ? '' : 's'})`}</td>
-                    <td class="actions">
-                      {c.status === 'revoked' ? null : (
-                        <>
-                          <button type="button" disabled={rotate.busy} onClick={() => void rotate.act(c.clientId)}>
-                            Rotate secret<span class="visually-hidden"> of {c.clientId}</span>
-                          </button>{' '}
-                          {c.activeSecrets > 1 ? (
-                            <>
-                              <ConfirmButton
-                                label="Retire previous secret"
-                                confirmLabel="Confirm: retire previous secret"
-                                what={`of ${c.clientId}`}
-                                onConfirm={() => void retire.act(c.clientId)}
-                              />{' '}
-                            </>
-                          ) : null}
-                          <ConfirmButton label="Revoke" confirmLabel="Confirm: revoke" what={c.clientId} onConfirm={() => void revoke.act(c.clientId)} />
-                        </>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
-      </LoadedView>
-    </Page>
+      <LoadedView loaded={credentials}>{(list) => <CredentialTable credentials={list} actions={actions} />}</LoadedView>
+    </>
+  );
+}
+
+interface CredentialActions {
+  rotate(clientId: string): void;
+  retire(clientId: string): void;
+  revoke(clientId: string): void;
+  busy: boolean;
+}
+
+function CredentialTable({ credentials, actions }: { credentials: Credential[]; actions: CredentialActions }) {
+  if (credentials.length === 0) return <p class="empty">No credentials issued to this user.</p>;
+  return (
+    <table aria-labelledby="credentials-heading">
+      <TableHead columns={['Client id', 'Issued', 'Last used', 'State', ACTIONS]} />
+      <tbody>
+        {credentials.map((c) => (
+          <tr key={c.clientId}>
+            <td class="mono">{c.clientId}</td>
+            <td>{formatTime(c.createdAt)}</td>
+            <td>{formatTime(c.lastUsedAt)}</td>
+            <td>{c.status === 'revoked' ? `revoked ${formatTime(c.revokedAt)}` : `active (${c.activeSecrets} secret${c.activeSecrets === 1 ? '' : 's'})`}</td>
+            <td class="actions">{c.status === 'revoked' ? null : <CredentialButtons credential={c} actions={actions} />}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function CredentialButtons({ credential: c, actions }: { credential: Credential; actions: CredentialActions }) {
+  return (
+    <>
+      <button type="button" disabled={actions.busy} onClick={() => actions.rotate(c.clientId)}>
+        Rotate secret<span class="visually-hidden"> of {c.clientId}</span>
+      </button>{' '}
+      {c.activeSecrets > 1 ? (
+        <>
+          <ConfirmButton label="Retire previous secret" confirmLabel="Confirm: retire previous secret" what={`of ${c.clientId}`} onConfirm={() => actions.retire(c.clientId)} />{' '}
+        </>
+      ) : null}
+      <ConfirmButton label="Revoke" confirmLabel="Confirm: revoke" what={c.clientId} onConfirm={() => actions.revoke(c.clientId)} />
+    </>
   );
 }
 
@@ -191,7 +190,7 @@ function UserPage({ email }: { email: string }) {
  * A new secret, shown this once (the server keeps only its hash), with everything the API user
  * needs beside it. It takes the focus so a screen reader reads it at once.
  */
-function SecretPanel({ issued, note, onDone }: { issued: IssuedCredential | RotatedCredential; note: string; onDone: () => void }) {
+function SecretPanel({ issued, note, onDone }: { issued: IssuedCredential | (RotatedCredential & WhereToUse); note: string; onDone: () => void }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [issued.clientSecret]);
   return (
@@ -202,13 +201,9 @@ function SecretPanel({ issued, note, onDone }: { issued: IssuedCredential | Rota
       <p>{note} Send these to the API user through a secure channel.</p>
       <CopyField label="Client id" value={issued.clientId} />
       <CopyField label="Client secret" value={issued.clientSecret} />
-      {'tokenUrl' in issued ? (
-        <>
-          <CopyField label="Token URL" value={issued.tokenUrl} />
-          <CopyField label="Authorization server id" value={issued.authorizationServerId} />
-          {issued.baseUrl ? <CopyField label="Results API base URL" value={issued.baseUrl} /> : null}
-        </>
-      ) : null}
+      <CopyField label="Token URL" value={issued.tokenUrl} />
+      <CopyField label="Authorization server id" value={issued.authorizationServerId} />
+      {issued.baseUrl ? <CopyField label="Results API base URL" value={issued.baseUrl} /> : null}
       <button type="button" onClick={onDone}>
         I have copied it: hide the secret
       </button>

@@ -1,28 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { isoTime } from '../../cli/output.js';
-import { AUDIT_ACTION_RULE, DEFAULT_AUDIT_LIMIT, isAuditActionFilter, listAudit, MAX_AUDIT_LIMIT } from '../../operations/audit.js';
 import type { OperationDeps } from '../../operations/deps.js';
-import { listKeys, rotateKey } from '../../operations/keys.js';
-import { AuditEventView, KeyView, RotatedKey } from '../../operations/views.js';
-import type { AdminRole } from '../../store/admins.js';
+import type { Admin, AdminRole } from '../../store/admins.js';
 import { adminConflict } from '../../store/admins.js';
 import { requireRole } from '../caller.js';
 import { emailField } from '../fields.js';
 import { adminProblems } from '../problems.js';
 import { adminResponses, AdminView, adminView, Email, Role } from '../schemas.js';
 import { createAdminWithLink, renewSetupLink, setupLinkUnavailable, type SetupLink } from '../setup-links.js';
-
-const AuditQuery = Type.Object(
-  {
-    limit: Type.Integer({ minimum: 1, maximum: MAX_AUDIT_LIMIT, default: DEFAULT_AUDIT_LIMIT, description: 'How many of the newest matching events.' }),
-    since: Type.Optional(Type.String({ format: 'date-time', description: 'Only events at or after this time.' })),
-    action: Type.Optional(Type.String({ maxLength: 64, description: `Only this action, or every action of a noun: ${AUDIT_ACTION_RULE}.` })),
-    actor: Type.Optional(Type.String({ maxLength: 300, description: 'e.g. cli:alice, admin:ana@example.com' })),
-    subject: Type.Optional(Type.String({ maxLength: 300 })),
-  },
-  { additionalProperties: false },
-);
 
 const SetupLinkView = Type.Object(
   { ...AdminView.properties, setupLink: Type.String({ description: 'One-time link (shown only this once).' }), setupLinkExpiresAt: Type.String({ format: 'date-time' }) },
@@ -34,49 +20,14 @@ const CreateAdminBody = Type.Object({ email: Email, role: Role }, { additionalPr
 const AdminParams = Type.Object({ adminId: Type.String({ format: 'uuid' }) });
 const AssignmentParams = Type.Object({ adminId: Type.String({ format: 'uuid' }), workspaceId: Type.String({ format: 'uuid' }) });
 const ListedAdmin = Type.Object({ ...AdminView.properties, workspaces: Type.Array(Type.String({ format: 'uuid' })) }, { title: 'ListedAdmin' });
+const listedAdmin = async (deps: OperationDeps, admin: Admin) => ({ ...adminView(admin), workspaces: await deps.store.admins.assignedWorkspaces(admin.id) });
 
-/** What only operators do: signing keys, the audit log, and admin accounts. */
-export function registerOperatorRoutes(app: FastifyInstance, deps: OperationDeps): void {
-  app.get('/admin/api/keys', { schema: { tags: ['Keys'], summary: 'List signing keys with their state', response: adminResponses({ 200: Type.Array(KeyView) }) } }, async (request) => {
-    requireRole(request, 'operator');
-    return listKeys(deps);
-  });
-
-  app.post(
-    '/admin/api/keys/rotate',
-    {
-      schema: {
-        tags: ['Keys'],
-        summary: 'Add a new signing key and sign with it',
-        description: 'The previous key stays published until every token it signed has expired.',
-        response: adminResponses({ 200: RotatedKey }),
-      },
-    },
-    async (request) => rotateKey(deps, requireRole(request, 'operator')),
-  );
-
-  app.get<{ Querystring: Static<typeof AuditQuery> }>(
-    '/admin/api/audit',
-    { schema: { tags: ['Audit'], summary: 'The newest audit events, oldest first (never a secret)', querystring: AuditQuery, response: adminResponses({ 200: Type.Array(AuditEventView) }) } },
-    async (request) => {
-      requireRole(request, 'operator');
-      const { limit, since, action, actor, subject } = request.query;
-      if (action !== undefined && !isAuditActionFilter(action)) throw adminProblems.invalid(`action must be ${AUDIT_ACTION_RULE} (got "${action.slice(0, 64)}")`);
-      return listAudit(deps, {
-        limit,
-        ...(since === undefined ? {} : { since: Date.parse(since) }),
-        ...(action === undefined ? {} : { action }),
-        ...(actor === undefined ? {} : { actor }),
-        ...(subject === undefined ? {} : { subject }),
-      });
-    },
-  );
-
+/** Admin accounts, their setup links and the workspaces account admins administer (`results-api admins`): operators only. */
+export function registerAdminAccountRoutes(app: FastifyInstance, deps: OperationDeps): void {
   const tags = ['Admins'];
   app.get('/admin/api/admins', { schema: { tags, summary: 'List admin accounts', response: adminResponses({ 200: Type.Array(ListedAdmin) }) } }, async (request) => {
     requireRole(request, 'operator');
-    const admins = await deps.store.admins.listAdmins();
-    return Promise.all(admins.map(async (a) => ({ ...adminView(a), workspaces: await deps.store.admins.assignedWorkspaces(a.id) })));
+    return Promise.all((await deps.store.admins.listAdmins()).map((admin) => listedAdmin(deps, admin)));
   });
 
   app.post<{ Body: Static<typeof CreateAdminBody> }>(
@@ -120,8 +71,7 @@ export function registerOperatorRoutes(app: FastifyInstance, deps: OperationDeps
         const workspaceId = request.params.workspaceId.toLowerCase();
         if (verb === 'assign') await deps.store.admins.assignWorkspace(adminId, workspaceId, caller);
         else await deps.store.admins.unassignWorkspace(adminId, workspaceId, caller);
-        const admin = (await deps.store.admins.getAdmin(adminId))!;
-        return { ...adminView(admin), workspaces: await deps.store.admins.assignedWorkspaces(adminId) };
+        return listedAdmin(deps, (await deps.store.admins.getAdmin(adminId))!);
       },
     );
   }

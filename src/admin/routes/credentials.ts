@@ -1,16 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { CLIENT_ID_PATTERN } from '../../oauth/client-secrets.js';
-import { issueCredential, listCredentials, retirePreviousSecret, revokeCredential, rotateCredential } from '../../operations/credentials.js';
+import { issueCredential, listCredentials, publicEndpoints, retirePreviousSecret, revokeCredential, rotateCredential } from '../../operations/credentials.js';
 import type { OperationDeps } from '../../operations/deps.js';
-import { createUser, listUsers, setUserStatus } from '../../operations/users.js';
-import { CredentialView, IssuedCredential, RetiredCredential, RevokedCredential, RotatedCredential, UserView } from '../../operations/views.js';
+import { CredentialView, IssuedCredential, PublicEndpoints, RetiredCredential, RevokedCredential, RotatedCredential } from '../../operations/views.js';
 import { requireRole } from '../caller.js';
 import { emailField } from '../fields.js';
 import { adminResponses, Email } from '../schemas.js';
 
 const EmailBody = Type.Object({ email: Email }, { additionalProperties: false });
-const EmailParams = Type.Object({ email: Email });
 const ClientIdParams = Type.Object({ clientId: Type.String({ pattern: CLIENT_ID_PATTERN.source, description: '"0oa" and 17 letters or digits.' }) });
 const RotateBody = Type.Object(
   { retirePreviousNow: Type.Optional(Type.Boolean({ description: 'The previous secret stops working at once (no grace period).' })) },
@@ -18,45 +16,9 @@ const RotateBody = Type.Object(
 );
 const CredentialsQuery = Type.Object({ email: Type.Optional(Email) }, { additionalProperties: false });
 
-/** API users and their credentials: support staff and operators (`results-api users`, `credentials`). */
-export function registerUserRoutes(app: FastifyInstance, deps: OperationDeps): void {
-  const users = { tags: ['API users'] };
+/** API users' client credentials: support staff and operators (`results-api credentials`). The secret is shown once. */
+export function registerCredentialRoutes(app: FastifyInstance, deps: OperationDeps): void {
   const creds = { tags: ['Credentials'] };
-
-  app.get('/admin/api/users', { schema: { ...users, summary: 'List API users', response: adminResponses({ 200: Type.Array(UserView) }) } }, async (request) => {
-    requireRole(request, 'support');
-    return listUsers(deps);
-  });
-
-  app.post<{ Body: Static<typeof EmailBody> }>(
-    '/admin/api/users',
-    { schema: { ...users, summary: 'Register an API user', body: EmailBody, response: adminResponses({ 201: UserView }, [409]) } },
-    async (request, reply) => {
-      const caller = requireRole(request, 'support');
-      return reply.code(201).send(await createUser(deps, emailField('email', request.body.email), caller));
-    },
-  );
-
-  for (const [verb, status] of [
-    ['disable', 'disabled'],
-    ['enable', 'active'],
-  ] as const) {
-    app.post<{ Params: Static<typeof EmailParams> }>(
-      `/admin/api/users/:email/${verb}`,
-      {
-        schema: {
-          ...users,
-          summary: verb === 'disable' ? 'Disable an API user: its tokens stop working on the next request' : 'Enable a disabled API user again',
-          params: EmailParams,
-          response: adminResponses({ 200: UserView }, [404]),
-        },
-      },
-      async (request) => {
-        const caller = requireRole(request, 'support');
-        return setUserStatus(deps, emailField('email', request.params.email), status, caller);
-      },
-    );
-  }
 
   app.get<{ Querystring: Static<typeof CredentialsQuery> }>(
     '/admin/api/credentials',
@@ -116,5 +78,14 @@ export function registerUserRoutes(app: FastifyInstance, deps: OperationDeps): v
       schema: { ...creds, summary: 'Revoke a credential: its tokens stop working on the next request', params: ClientIdParams, response: adminResponses({ 200: RevokedCredential }, [404]) },
     },
     async (request) => revokeCredential(deps, request.params.clientId, requireRole(request, 'support')),
+  );
+
+  app.get(
+    '/admin/api/public-endpoints',
+    { schema: { ...creds, summary: 'Where API users get tokens and read results (what a rotated secret is handed over with)', response: adminResponses({ 200: PublicEndpoints }) } },
+    async (request) => {
+      requireRole(request, 'support');
+      return publicEndpoints(deps);
+    },
   );
 }

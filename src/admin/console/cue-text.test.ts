@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { plainCues } from './cue-text.js';
+
+const cue = (text: string) => ({ startMs: 500, endMs: 2000, text });
+
+describe('plainCues: a transcript cue as a person reads it', () => {
+  it('names the speaker of a voice span and keeps only the words', () => {
+    expect(plainCues(cue('<v Participant>I am looking for the basket.</v>'))).toEqual([{ startMs: 500, endMs: 2000, speaker: 'Participant', text: 'I am looking for the basket.' }]);
+  });
+
+  it('reads a voice with classes and a name of several words; drops other markup and timestamps; decodes references', () => {
+    expect(plainCues(cue('<v.loud.first Moderator Jane>Take <b>your</b> time &amp; <c.red>look</c> <00:00:01.500>around &lt;3&#33;</v>'))).toEqual([
+      { startMs: 500, endMs: 2000, speaker: 'Moderator Jane', text: 'Take your time & look around <3!' },
+    ]);
+  });
+
+  it('keeps two speakers of one cue apart, joins lines of one, and a voice left open runs to the end', () => {
+    expect(plainCues(cue('<v Ann>Hello,\nthere.</v>\n<v Bob>Hi!\n<v Bob>Again'))).toEqual([
+      { startMs: 500, endMs: 2000, speaker: 'Ann', text: 'Hello, there.' },
+      { startMs: 500, endMs: 2000, speaker: 'Bob', text: 'Hi! Again' },
+    ]);
+  });
+
+  it('a cue without a voice has no speaker; an empty one keeps its place', () => {
+    expect(plainCues(cue('- plain words'))).toEqual([{ startMs: 500, endMs: 2000, speaker: null, text: '- plain words' }]);
+    expect(plainCues(cue('<i></i>'))).toEqual([{ startMs: 500, endMs: 2000, speaker: null, text: '' }]);
+  });
+
+  it('reads a long cue in one pass', () => {
+    const long = `<v A>${'word '.repeat(200_000)}</v>`;
+    expect(plainCues(cue(long))[0]!.text.length).toBe(200_000 * 5 - 1);
+  });
+});
