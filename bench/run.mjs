@@ -32,6 +32,8 @@ import { runClipBench } from './lib/clip-scenario.mjs';
 import { runImport } from './lib/import-scenario.mjs';
 import { runVideoDownload } from './lib/video-scenario.mjs';
 import { runTranscriptCues } from './lib/transcript-cues-scenario.mjs';
+import { runWebhooksBench } from './lib/webhooks-scenario.mjs';
+import { runDemoGenerate } from './lib/demo-generate-scenario.mjs';
 import { killAllNow, stopAll } from './lib/processes.mjs';
 import { bestRun, computeRatios, formatTables, gitInfo, machineInfo, peakRssUnderList, writeReport } from './lib/report.mjs';
 import { scenarioCatalog, runScenarios } from './lib/scenarios.mjs';
@@ -66,7 +68,10 @@ const PROFILES = {
     detailsGrowFactor: 10,
     clip: { sourceSeconds: 60, size: '1280x720', startMs: 10_000, endMs: 25_000, rounds: 3 },
     transcriptCues: 1_000_000,
-    watchdogSeconds: 45 * 60,
+    webhooks: { events: 20_000, importSessions: 100_000, concurrency: 64 },
+    demoSessions: 1_000_000,
+    demoTimeoutSeconds: 20 * 60,
+    watchdogSeconds: 65 * 60,
   },
   smoke: {
     totalSessions: 2_000,
@@ -93,7 +98,10 @@ const PROFILES = {
     detailsGrowFactor: 3,
     clip: { sourceSeconds: 4, size: '320x240', startMs: 1000, endMs: 3000, rounds: 1 },
     transcriptCues: 20_000,
-    watchdogSeconds: 3 * 60,
+    webhooks: { events: 500, importSessions: 2_000, concurrency: 16 },
+    demoSessions: 2_000,
+    demoTimeoutSeconds: 120,
+    watchdogSeconds: 4 * 60,
   },
 };
 
@@ -101,7 +109,7 @@ const USAGE = `usage: node bench/run.mjs [options]
   --smoke          tiny data, 1 s runs, no warm-up: proves the harness works (~30 s)
   --out DIR        where the JSON goes (default bench/results, bench/results/smoke with --smoke)
   --only ID,ID     only these scenarios (e.g. list.offset10k, import.sessions, export.sessions, video.download, details.fetch, clip.generate,
-                   transcript.cues); writes *-partial.json
+                   transcript.cues, demo.generate, webhooks.delivery); writes *-partial.json
   --cpu-prof       profile the SQLite server (node --cpu-prof) and print where its time went
   --duration S     seconds per measured run (default 10)
   --log-level L    the servers' LOG_LEVEL (default warn)
@@ -167,16 +175,27 @@ async function loadDist() {
   }
   const { openStore } = await import('../dist/store/open-store.js');
   const { SecretHasher, generateClientId, generateClientSecret } = await import('../dist/oauth/client-secrets.js');
+  const { newSecretToken, tokenHash } = await import('../dist/sign-in/secret-tokens.js');
   // The benchmark seeds before any server runs: there is nobody to announce changes to.
   const openQuietStore = (databaseUrl, clock, postgres) => openStore(databaseUrl, { clock, announce: async () => {}, postgres });
-  return { openStore: openQuietStore, SecretHasher, generateClientId, generateClientSecret };
+  return { openStore: openQuietStore, SecretHasher, generateClientId, generateClientSecret, newSecretToken, tokenHash };
 }
 
 const round2 = (n) => Number(n.toFixed(2));
 
+/**
+ * token.code exchanges at most this many codes a second (about 3 times what one server process
+ * managed on the reference machine); a faster one runs out of codes and its run shows non-2xx.
+ */
+const CODES_PER_SECOND = 4000;
+
 /** Seeds every database of the run; returns the targets (what the servers will serve) and their description. */
 async function seedAll({ p, dist, work, pgUrl, schemas }) {
-  const credential = { clientId: dist.generateClientId(), clientSecret: dist.generateClientSecret() };
+  // The app of token.refresh, and enough of its user's grants for every connection of every run (each run starts fresh chains).
+  const app = { clientId: dist.generateClientId(), clientSecret: dist.generateClientSecret(), grants: p.connections * (p.runs + 1) };
+  const credential = { clientId: dist.generateClientId(), clientSecret: dist.generateClientSecret(), app };
+  // The codes of token.code (one per request, on the 1M-session server only), for up to CODES_PER_SECOND exchanges in every second it runs.
+  const codeCount = CODES_PER_SECOND * (p.warmupSeconds + p.seconds * p.runs);
   const layouts = {
     big: layoutOf({ totalSessions: p.totalSessions, testCount: p.testCount, bigTest: p.bigTest, scanTest: p.scanTest }),
     small: singleTestLayout(p.db10k),
@@ -194,7 +213,8 @@ async function seedAll({ p, dist, work, pgUrl, schemas }) {
   log(`seeding SQLite: ${p.totalSessions.toLocaleString('en-US')} sessions over ${p.testCount} tests, and ${p.db10k.toLocaleString('en-US')}`);
   const sqliteMethod = 'user, credential, workspace, tests by the repositories; sessions by prepared inserts in one transaction';
   for (const [key, layout, file] of [['sqlite', layouts.big, 'bench-1m.db'], ['sqlite10k', layouts.small, 'bench-10k.db']]) {
-    targets[key] = { kind: 'sqlite', counts: layout.counts, ...(await seedSqlite(join(work, file), dist, { layout, credential })) };
+    const codes = key === 'sqlite' ? codeCount : 0;
+    targets[key] = { kind: 'sqlite', counts: layout.counts, ...(await seedSqlite(join(work, file), dist, { layout, credential, codeCount: codes })) };
     data[key] = describe(targets[key], layout, sqliteMethod);
   }
 
@@ -348,6 +368,16 @@ async function main() {
       log(`import: ${report.import.error ?? `${report.import.sessionsPerSec.toLocaleString('en-US')} sessions/s`}`);
     }
 
+    // The generator, right after the import it is compared with, while the machine is still quiet.
+    if (wanted('demo.generate')) {
+      const env = childEnv(opts.logLevel);
+      report.demoGenerate = await runDemoGenerate({
+        cli: CLI, cwd: ROOT, work, env, sessions: p.demoSessions, timeoutSeconds: p.demoTimeoutSeconds,
+        importSessionsPerSec: report.import?.sessionsPerSec, log,
+      });
+      if (report.demoGenerate.error) log(`demo.generate: ${report.demoGenerate.error}`);
+    }
+
     if (wanted('video.download')) {
       report.videoDownload = await runVideoDownload({ cli: CLI, cwd: ROOT, work, logLevel: opts.logLevel, megabytes: p.videoMegabytes, runs: p.videoRuns, log });
       log(`video.download: ${report.videoDownload.oursMbPerSec} MB/s through the signed link, ${report.videoDownload.plainMbPerSec} MB/s plain`);
@@ -361,6 +391,11 @@ async function main() {
     // A 1M-cue transcript: parsed, stored, and its admin page served while /healthz is timed.
     if (wanted('transcript.cues')) {
       report.transcriptCues = await runTranscriptCues({ dist, cli: CLI, cwd: ROOT, work, cues: p.transcriptCues, connections: p.connections, seconds: p.seconds, logLevel: opts.logLevel, log });
+    }
+
+    // Delivery to a local receiver, and the import's cost with a subscription present.
+    if (wanted('webhooks.delivery')) {
+      report.webhooks = await runWebhooksBench({ cli: CLI, cwd: ROOT, work, logLevel: opts.logLevel, log, ...p.webhooks });
     }
 
     const { targets, data } = await seedAll({ p, dist, work, pgUrl, schemas });

@@ -34,20 +34,33 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe('10.0.0.0/8,127.0.0.1');
   });
 
-  it('counts failed client authentications per client and address, under a per-client ceiling 20 times higher by default', () => {
+  it('counts failed client authentications per client and address and per address; reports guessing at 20 addresses\' worth by default', () => {
     expect(loadConfig({}).rateLimit).toEqual({
       apiPerWindow: 600,
+      apiLimitedPer: 'client',
       tokenFailuresPerClientAndAddress: 60,
-      tokenFailuresPerClient: 1200,
-      tokenPerAddressPerWindow: 300,
+      tokenGuessingAlert: 1200,
+      tokenFailuresPerAddress: 300,
       windowSeconds: 60,
     });
-    expect(loadConfig({ RATE_LIMIT_TOKEN_CLIENT: '5' }).rateLimit.tokenFailuresPerClient).toBe(100);
-    expect(loadConfig({ RATE_LIMIT_TOKEN_CLIENT: '1000000000' }).rateLimit.tokenFailuresPerClient).toBe(1_000_000_000);
-    expect(loadConfig({ RATE_LIMIT_TOKEN_CLIENT: '5', RATE_LIMIT_TOKEN_CLIENT_CEILING: '7' }).rateLimit).toMatchObject({
+    expect(loadConfig({ RATE_LIMIT_TOKEN_CLIENT: '5' }).rateLimit.tokenGuessingAlert).toBe(100);
+    expect(loadConfig({ RATE_LIMIT_TOKEN_CLIENT: '1000000000' }).rateLimit.tokenGuessingAlert).toBe(1_000_000_000);
+    expect(loadConfig({ RATE_LIMIT_TOKEN_CLIENT: '5', GUESSING_ALERT_TOKEN_CLIENT: '3' }).rateLimit).toMatchObject({
       tokenFailuresPerClientAndAddress: 5,
-      tokenFailuresPerClient: 7,
+      tokenGuessingAlert: 3,
     });
+  });
+
+  it("COMPAT=usertesting limits the Results API as the real service does (10 requests per 60 s per user), and says what conflicts", () => {
+    expect(loadConfig({}).compat).toBeUndefined();
+    const compat = loadConfig({ COMPAT: 'usertesting' });
+    expect(compat.compat).toBe('usertesting');
+    expect(compat.rateLimit).toMatchObject({ apiPerWindow: 10, apiLimitedPer: 'user', windowSeconds: 60 });
+    expect(() => loadConfig({ COMPAT: 'okta' })).toThrow('COMPAT must be usertesting, or unset (got "okta")');
+    expect(() => loadConfig({ COMPAT: 'usertesting', RATE_LIMIT_API: '100' })).toThrow(
+      "COMPAT=usertesting sets the Results API's rate limit to the real service's; unset RATE_LIMIT_API",
+    );
+    expect(() => loadConfig({ COMPAT: 'usertesting', RATE_LIMIT_WINDOW_SECONDS: '10' })).toThrow('unset RATE_LIMIT_WINDOW_SECONDS');
   });
 
   it('logs readable lines on a terminal and JSON elsewhere, unless LOG_FORMAT says which', () => {
@@ -56,6 +69,23 @@ describe('loadConfig', () => {
     expect(loadConfig({ LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
     expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
     expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow('LOG_FORMAT must be json or pretty (got "xml")');
+  });
+
+  it('derives unset admin and metrics ports from PORT, so a second instance needs only another PORT', () => {
+    const ports = (env: Record<string, string>) => {
+      const config = loadConfig(env);
+      return { port: config.port, admin: config.admin?.port, metrics: config.metrics?.port, adminUrl: config.admin?.url };
+    };
+    expect(ports({})).toEqual({ port: 8080, admin: 8081, metrics: 9464, adminUrl: 'http://localhost:8081' });
+    expect(ports({ PORT: '8090' })).toEqual({ port: 8090, admin: 8091, metrics: 9474, adminUrl: 'http://localhost:8091' });
+    expect(ports({ PORT: '8090', ADMIN_PORT: '7000', METRICS_PORT: '7001' })).toMatchObject({ admin: 7000, metrics: 7001 });
+    // Any free port: PORT=0, or a derived port past 65535.
+    expect(ports({ PORT: '0' })).toMatchObject({ admin: 0, metrics: 0 });
+    expect(ports({ PORT: '65000' })).toMatchObject({ admin: 65001, metrics: 0 });
+    expect(ports({ PORT: '65535' })).toMatchObject({ admin: 0, metrics: 0 });
+    expect(() => loadConfig({ PORT: '8090', METRICS_PORT: '8091' })).toThrow(
+      'ADMIN_PORT must differ from PORT and METRICS_PORT (got 8091, PORT + 1 when unset): the admin API has a listener of its own',
+    );
   });
 
   it('serves metrics on METRICS_HOST:METRICS_PORT, any free port with 0, nowhere with off', () => {
@@ -72,11 +102,22 @@ describe('loadConfig', () => {
       url: 'http://localhost:8081',
       signInFailuresPerAccount: 5,
       signInFailuresPerAddress: 20,
+      signInGuessingAlert: 20,
     });
     expect(
-      loadConfig({ ADMIN_PORT: '0', ADMIN_HOST: '0.0.0.0', ADMIN_URL: 'https://admin.example.com/', ADMIN_SIGN_IN_FAILURES_ACCOUNT: '3', ADMIN_SIGN_IN_FAILURES_ADDRESS: '7' }).admin,
-    ).toEqual({ host: '0.0.0.0', port: 0, url: 'https://admin.example.com', signInFailuresPerAccount: 3, signInFailuresPerAddress: 7 });
+      loadConfig({ ADMIN_PORT: '0', ADMIN_HOST: '0.0.0.0', ADMIN_URL: 'https://admin.example.com/', ADMIN_SIGN_IN_FAILURES_ACCOUNT: '3', ADMIN_SIGN_IN_FAILURES_ADDRESS: '7', ADMIN_SIGN_IN_GUESSING_ALERT: '9' }).admin,
+    ).toEqual({ host: '0.0.0.0', port: 0, url: 'https://admin.example.com', signInFailuresPerAccount: 3, signInFailuresPerAddress: 7, signInGuessingAlert: 9 });
     expect(loadConfig({ ADMIN_PORT: 'off' }).admin).toBeUndefined();
+  });
+
+  it("throttles API users' sign-in like the admins' by default; USER_SIGN_IN_* set the limits", () => {
+    expect(loadConfig({}).userSignIn).toEqual({ failuresPerAccount: 5, failuresPerAddress: 20, guessingAlert: 20 });
+    expect(loadConfig({ USER_SIGN_IN_FAILURES_ACCOUNT: '3', USER_SIGN_IN_FAILURES_ADDRESS: '7', USER_SIGN_IN_GUESSING_ALERT: '9' }).userSignIn).toEqual({
+      failuresPerAccount: 3,
+      failuresPerAddress: 7,
+      guessingAlert: 9,
+    });
+    expect(() => loadConfig({ USER_SIGN_IN_FAILURES_ACCOUNT: '0' })).toThrow('USER_SIGN_IN_FAILURES_ACCOUNT must be an integer from 1 to 1000 (got 0)');
   });
 
   it('runs one background job per process under a 30 s lease by default; JOB_CONCURRENCY=0 runs none', () => {
@@ -129,10 +170,10 @@ describe('loadConfig', () => {
     [{ TOKEN_TTL_SECONDS: '0' }, 'TOKEN_TTL_SECONDS must be an integer from 1 to 86400 (got 0)'],
     [{ TOKEN_REUSE_SECONDS: '-1' }, 'TOKEN_REUSE_SECONDS must be an integer from 0 to 3600 (got "-1")'],
     [
-      { RATE_LIMIT_TOKEN_CLIENT: '60', RATE_LIMIT_TOKEN_CLIENT_CEILING: '59' },
-      'RATE_LIMIT_TOKEN_CLIENT_CEILING (59) must be at least RATE_LIMIT_TOKEN_CLIENT (60)',
+      { RATE_LIMIT_TOKEN_CLIENT_CEILING: '1200' },
+      'RATE_LIMIT_TOKEN_CLIENT_CEILING is gone: a client is no longer refused for failures from many addresses; set GUESSING_ALERT_TOKEN_CLIENT, the count at which they are reported',
     ],
-    [{ RATE_LIMIT_TOKEN_CLIENT_CEILING: '0' }, 'RATE_LIMIT_TOKEN_CLIENT_CEILING must be an integer from 1 to 1000000000 (got 0)'],
+    [{ GUESSING_ALERT_TOKEN_CLIENT: '0' }, 'GUESSING_ALERT_TOKEN_CLIENT must be an integer from 1 to 1000000000 (got 0)'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
     [{ METRICS_PORT: 'no' }, 'METRICS_PORT must be an integer from 0 to 65535 (got "no")'],
     [{ METRICS_PORT: '65536' }, 'METRICS_PORT must be an integer from 0 to 65535 (got 65536)'],

@@ -6,17 +6,19 @@
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface RateLimitConfig {
-  /** Requests per client per window on the Results API. */
+  /** Requests per client (or user, see apiLimitedPer) per window on the Results API. */
   readonly apiPerWindow: number;
+  /** Whose requests the Results API limit counts together: each client credential's, or each user's (COMPAT=usertesting). */
+  readonly apiLimitedPer: 'client' | 'user';
   /**
    * Failed client authentications per client id from one source address per window: a
-   * stranger's guesses lock out only the stranger's address, never the client's owner.
+   * stranger's guesses throttle only the stranger's address, and a correct secret is never refused.
    */
   readonly tokenFailuresPerClientAndAddress: number;
-  /** Failed client authentications per client id from all addresses together per window (the ceiling). */
-  readonly tokenFailuresPerClient: number;
-  /** Token requests per source address per window, failed attempts included. */
-  readonly tokenPerAddressPerWindow: number;
+  /** Failed client authentications per client id from all addresses together per window at which guessing is reported (never refused). */
+  readonly tokenGuessingAlert: number;
+  /** Failed client authentications per source address per window, whatever the client. */
+  readonly tokenFailuresPerAddress: number;
   readonly windowSeconds: number;
 }
 
@@ -41,7 +43,18 @@ export interface ConnectionConfig {
   readonly maxPerAddress: number;
 }
 
+/**
+ * COMPAT=usertesting: behave as the real service does where this one is more generous, so a
+ * pipeline tuned here works there (docs/OPERATING.md#compatusertesting).
+ */
+export type CompatMode = 'usertesting' | undefined;
+
+/** What the real service allows (its help centre's Results API FAQ): 10 requests per 60 seconds per user. */
+export const REAL_SERVICE_RATE_LIMIT = { requests: 10, windowSeconds: 60 } as const;
+
 export interface Config {
+  /** Undefined: this service's own, more generous, behaviour. */
+  readonly compat: CompatMode;
   readonly port: number;
   readonly host: string;
   readonly publicUrl: string;
@@ -84,6 +97,74 @@ export interface Config {
   readonly jobLeaseSeconds: number;
   /** The admin listener (admin API and console); undefined when ADMIN_PORT=off. */
   readonly admin: AdminListenerConfig | undefined;
+  /** How apps that support staff did not register can become known (issue 34). */
+  readonly clientRegistration: ClientRegistrationConfig;
+  readonly userSignIn: UserSignInConfig;
+  readonly webhooks: WebhooksConfig;
+}
+
+/** Dynamic client registration (RFC 7591) and client ID metadata documents. */
+export interface ClientRegistrationConfig {
+  /** DYNAMIC_REGISTRATION=on (default) | off. */
+  readonly dynamic: boolean;
+  /** Registrations per source address per hour (DYNAMIC_REGISTRATION_PER_ADDRESS). */
+  readonly dynamicPerAddressPerHour: number;
+  /** CLIENT_METADATA_DOCUMENTS=on (default) | off: a client_id that is an https URL is read from there. */
+  readonly metadataDocuments: boolean;
+  /** CLIENT_METADATA_ALLOW_PRIVATE=true lets a metadata document live on a private or loopback address (tests, intranets). */
+  readonly metadataAllowPrivate: boolean;
+}
+
+/**
+ * How API users' failed sign-ins are throttled (src/access/guessing-throttle.ts), in 15-minute
+ * windows: never per account alone, so a stranger cannot lock the owner out.
+ */
+export interface UserSignInConfig {
+  /** USER_SIGN_IN_FAILURES_ACCOUNT: failures per account from one source address (or one known device). */
+  readonly failuresPerAccount: number;
+  /** USER_SIGN_IN_FAILURES_ADDRESS: failures per source address, whatever the account. */
+  readonly failuresPerAddress: number;
+  /** USER_SIGN_IN_GUESSING_ALERT: failures per account from all addresses at which guessing is reported (never refused). */
+  readonly guessingAlert: number;
+}
+
+function userSignIn(env: Env): UserSignInConfig {
+  return Object.freeze({
+    failuresPerAccount: integer(env, 'USER_SIGN_IN_FAILURES_ACCOUNT', 5, 1, 1000),
+    failuresPerAddress: integer(env, 'USER_SIGN_IN_FAILURES_ADDRESS', 20, 1, 100_000),
+    guessingAlert: integer(env, 'USER_SIGN_IN_GUESSING_ALERT', 20, 1, 1_000_000),
+  });
+}
+
+function onOff(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'on' || raw === 'true') return true;
+  if (raw === 'off' || raw === 'false') return false;
+  throw new ConfigError(`${name} must be on or off (got "${raw.slice(0, 40)}")`);
+}
+
+function clientRegistration(env: Env): ClientRegistrationConfig {
+  return Object.freeze({
+    dynamic: onOff(env, 'DYNAMIC_REGISTRATION', true),
+    dynamicPerAddressPerHour: integer(env, 'DYNAMIC_REGISTRATION_PER_ADDRESS', 20, 1, 100_000),
+    metadataDocuments: onOff(env, 'CLIENT_METADATA_DOCUMENTS', true),
+    metadataAllowPrivate: onOff(env, 'CLIENT_METADATA_ALLOW_PRIVATE', false),
+  });
+}
+
+/** Webhook delivery (docs/WEBHOOKS.md). */
+export interface WebhooksConfig {
+  /** WEBHOOKS_ALLOW_HTTP: plain http targets are accepted too. */
+  readonly allowHttp: boolean;
+  /** WEBHOOKS_ALLOW_PRIVATE_TARGETS=1: private, loopback and link-local targets (and http) are accepted: tests and local use only. */
+  readonly allowPrivateTargets: boolean;
+  /** Deliveries this server process sends at once; 0: it sends none (another process does). */
+  readonly concurrency: number;
+  /** Requests in flight to one destination from one process. */
+  readonly perDestination: number;
+  /** How long a claimed delivery stays its process's: a killed process's deliveries are sent again after it. */
+  readonly leaseSeconds: number;
 }
 
 /** Where the admin API listens (loopback by default: never exposed by accident). */
@@ -93,10 +174,12 @@ export interface AdminListenerConfig {
   readonly port: number;
   /** How admins reach it (setup links, the Secure cookie flag when https). */
   readonly url: string;
-  /** Failed sign-ins per admin account per 15-minute window, whoever tries. */
+  /** Failed sign-ins per admin account from one source address (or one known device) per 15-minute window. */
   readonly signInFailuresPerAccount: number;
   /** Failed sign-ins per source address per 15-minute window, whatever the account. */
   readonly signInFailuresPerAddress: number;
+  /** Failed sign-ins per admin account from all addresses per 15-minute window at which guessing is reported (never refused). */
+  readonly signInGuessingAlert: number;
 }
 
 /**
@@ -187,11 +270,22 @@ function trustProxy(raw: string | undefined): boolean | string {
 
 /** Conventional port of a Prometheus exporter; loopback so only the machine's operators reach it. */
 export const DEFAULT_METRICS_PORT = 9464;
+const DEFAULT_PORT = 8080;
 const HOST_PATTERN = /^[A-Za-z0-9.:%_-]+$/;
+
+/**
+ * An unset ADMIN_PORT or METRICS_PORT follows PORT, at the distance the defaults keep from 8080
+ * (8081, 9464): a second instance started with only another PORT takes ports of its own. PORT=0
+ * (any free port), or a port past 65535, gives 0: any free port, logged at start-up.
+ */
+const followingPort = (publicPort: number, defaultPort: number): number => {
+  const port = publicPort + defaultPort - DEFAULT_PORT;
+  return publicPort === 0 || port > 65535 ? 0 : port;
+};
 
 function metricsListener(env: Env, publicPort: number): MetricsListenerConfig | undefined {
   if (env.METRICS_PORT?.trim() === 'off') return undefined;
-  const port = integer(env, 'METRICS_PORT', DEFAULT_METRICS_PORT, 0, 65535);
+  const port = integer(env, 'METRICS_PORT', followingPort(publicPort, DEFAULT_METRICS_PORT), 0, 65535);
   if (port !== 0 && port === publicPort) {
     throw new ConfigError(`METRICS_PORT must differ from PORT (both ${port}): metrics are never served on the public port`);
   }
@@ -247,9 +341,10 @@ export const DEFAULT_ADMIN_PORT = 8081;
 
 function adminListener(env: Env, publicPort: number, metricsPort: number | undefined): AdminListenerConfig | undefined {
   if (env.ADMIN_PORT?.trim() === 'off') return undefined;
-  const port = integer(env, 'ADMIN_PORT', DEFAULT_ADMIN_PORT, 0, 65535);
+  const port = integer(env, 'ADMIN_PORT', followingPort(publicPort, DEFAULT_ADMIN_PORT), 0, 65535);
   if (port !== 0 && (port === publicPort || port === metricsPort)) {
-    throw new ConfigError(`ADMIN_PORT must differ from PORT and METRICS_PORT (got ${port}): the admin API has a listener of its own`);
+    const given = env.ADMIN_PORT === undefined ? `, PORT + ${DEFAULT_ADMIN_PORT - DEFAULT_PORT} when unset` : '';
+    throw new ConfigError(`ADMIN_PORT must differ from PORT and METRICS_PORT (got ${port}${given}): the admin API has a listener of its own`);
   }
   const host = env.ADMIN_HOST || '127.0.0.1';
   if (!HOST_PATTERN.test(host)) throw new ConfigError(`ADMIN_HOST must be an address or host name (got "${host}")`);
@@ -259,6 +354,7 @@ function adminListener(env: Env, publicPort: number, metricsPort: number | undef
     url: httpUrl(env, 'ADMIN_URL', `http://localhost:${port}`),
     signInFailuresPerAccount: integer(env, 'ADMIN_SIGN_IN_FAILURES_ACCOUNT', 5, 1, 1000),
     signInFailuresPerAddress: integer(env, 'ADMIN_SIGN_IN_FAILURES_ADDRESS', 20, 1, 100_000),
+    signInGuessingAlert: integer(env, 'ADMIN_SIGN_IN_GUESSING_ALERT', 20, 1, 1_000_000),
   });
 }
 
@@ -289,36 +385,61 @@ function connections(env: Env): ConnectionConfig {
 /** The longest access-token lifetime TOKEN_TTL_SECONDS may set: no token of ours lives longer. */
 export const MAX_TOKEN_TTL_SECONDS = 86_400;
 
-/** A client's failure ceiling defaults to this many addresses' worth of failures. */
-const CLIENT_CEILING_ADDRESSES = 20;
+/** Guessing against a client is reported at this many addresses' worth of failures. */
+const CLIENT_ALERT_ADDRESSES = 20;
 const MAX_LIMIT = 1_000_000_000;
 
-function rateLimitConfig(env: Env): RateLimitConfig {
-  const perClientAndAddress = integer(env, 'RATE_LIMIT_TOKEN_CLIENT', 60, 1, MAX_LIMIT);
-  const perClient = integer(
-    env,
-    'RATE_LIMIT_TOKEN_CLIENT_CEILING',
-    Math.min(MAX_LIMIT, perClientAndAddress * CLIENT_CEILING_ADDRESSES),
-    1,
-    MAX_LIMIT,
-  );
-  if (perClient < perClientAndAddress) {
+/** COMPAT: unset or `usertesting`. */
+function compatMode(env: Env): CompatMode {
+  const compat = env.COMPAT || undefined;
+  if (compat === undefined) return undefined;
+  if (compat !== 'usertesting') throw new ConfigError(`COMPAT must be usertesting, or unset (got "${compat}")`);
+  for (const name of ['RATE_LIMIT_API', 'RATE_LIMIT_WINDOW_SECONDS']) {
+    if (env[name]) throw new ConfigError(`COMPAT=usertesting sets the Results API's rate limit to the real service's; unset ${name}`);
+  }
+  return compat;
+}
+
+function rateLimitConfig(env: Env, compat: CompatMode): RateLimitConfig {
+  if (env.RATE_LIMIT_TOKEN_CLIENT_CEILING !== undefined) {
     throw new ConfigError(
-      `RATE_LIMIT_TOKEN_CLIENT_CEILING (${perClient}) must be at least RATE_LIMIT_TOKEN_CLIENT (${perClientAndAddress})`,
+      'RATE_LIMIT_TOKEN_CLIENT_CEILING is gone: a client is no longer refused for failures from many addresses; ' +
+        'set GUESSING_ALERT_TOKEN_CLIENT, the count at which they are reported',
     );
   }
+  const perClientAndAddress = integer(env, 'RATE_LIMIT_TOKEN_CLIENT', 60, 1, MAX_LIMIT);
   return Object.freeze({
-    apiPerWindow: integer(env, 'RATE_LIMIT_API', 600, 1, MAX_LIMIT),
+    ...(compat === 'usertesting'
+      ? { apiPerWindow: REAL_SERVICE_RATE_LIMIT.requests, apiLimitedPer: 'user' as const }
+      : { apiPerWindow: integer(env, 'RATE_LIMIT_API', 600, 1, MAX_LIMIT), apiLimitedPer: 'client' as const }),
     tokenFailuresPerClientAndAddress: perClientAndAddress,
-    tokenFailuresPerClient: perClient,
-    tokenPerAddressPerWindow: integer(env, 'RATE_LIMIT_TOKEN_ADDRESS', 300, 1, MAX_LIMIT),
-    windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+    tokenGuessingAlert: integer(env, 'GUESSING_ALERT_TOKEN_CLIENT', Math.min(MAX_LIMIT, perClientAndAddress * CLIENT_ALERT_ADDRESSES), 1, MAX_LIMIT),
+    tokenFailuresPerAddress: integer(env, 'RATE_LIMIT_TOKEN_ADDRESS', 300, 1, MAX_LIMIT),
+    windowSeconds: compat === 'usertesting' ? REAL_SERVICE_RATE_LIMIT.windowSeconds : integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+  });
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(`${name} must be 1, true, 0 or false (got "${env[name]}")`);
+}
+
+function webhooksConfig(env: Env): WebhooksConfig {
+  return Object.freeze({
+    allowHttp: flag(env, 'WEBHOOKS_ALLOW_HTTP'),
+    allowPrivateTargets: flag(env, 'WEBHOOKS_ALLOW_PRIVATE_TARGETS'),
+    concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 64, 0, 1024),
+    perDestination: integer(env, 'WEBHOOK_DESTINATION_CONCURRENCY', 16, 1, 256),
+    // Longer than the 10 s an attempt may take, with room to wait for a connection to its destination.
+    leaseSeconds: integer(env, 'WEBHOOK_LEASE_SECONDS', 120, 2, 3600),
   });
 }
 
 /** `terminal`: whether the logs go to a person's terminal (the default LOG_FORMAT follows it). */
 export function loadConfig(env: Env = process.env, terminal = false): Config {
-  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const port = integer(env, 'PORT', DEFAULT_PORT, 0, 65535);
   const host = env.HOST || '127.0.0.1';
   const publicUrl = httpUrl(env, 'PUBLIC_URL', `http://localhost:${port}`);
   const authServerId = env.AUTH_SERVER_ID || undefined;
@@ -337,8 +458,10 @@ export function loadConfig(env: Env = process.env, terminal = false): Config {
   const audience = env.AUTH_SERVER_AUDIENCE || 'api://results';
   if (/\s/.test(audience)) throw new ConfigError(`AUTH_SERVER_AUDIENCE must not contain spaces (got "${audience}")`);
   const metrics = metricsListener(env, port);
+  const compat = compatMode(env);
 
   return Object.freeze({
+    compat,
     port,
     host,
     publicUrl,
@@ -353,7 +476,7 @@ export function loadConfig(env: Env = process.env, terminal = false): Config {
     tokenReuseSeconds: integer(env, 'TOKEN_REUSE_SECONDS', 30, 0, 3600),
     logLevel,
     logFormat,
-    rateLimit: rateLimitConfig(env),
+    rateLimit: rateLimitConfig(env, compat),
     connections: connections(env),
     trustProxy: trustProxy(env.TRUST_PROXY),
     secretRotationGraceSeconds: integer(env, 'SECRET_ROTATION_GRACE_SECONDS', 86_400, 0, 31_536_000),
@@ -362,5 +485,8 @@ export function loadConfig(env: Env = process.env, terminal = false): Config {
     media: mediaConfig(env),
     jobConcurrency: integer(env, 'JOB_CONCURRENCY', 1, 0, 64),
     jobLeaseSeconds: integer(env, 'JOB_LEASE_SECONDS', 30, 2, 3600),
+    clientRegistration: clientRegistration(env),
+    userSignIn: userSignIn(env),
+    webhooks: webhooksConfig(env),
   });
 }

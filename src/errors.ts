@@ -6,7 +6,7 @@
  * - ApiProblem: the Results API, RFC 9457 problem details.
  * `internal` is for the log only; clients never see it.
  */
-import { READ_SCOPES } from './oauth/scope-names.js';
+import { READ_SCOPES } from './scope-names.js';
 
 // --- OAuth (RFC 6749 §5.2, RFC 7009 §2.2.1, RFC 7662 §2.3) ------------------------------------
 
@@ -17,6 +17,9 @@ export type OAuthErrorCode =
   | 'unauthorized_client'
   | 'unsupported_grant_type'
   | 'invalid_scope'
+  | 'invalid_redirect_uri'
+  | 'invalid_client_metadata'
+  | 'invalid_target'
   | 'slow_down'
   | 'server_error'
   | 'temporarily_unavailable';
@@ -28,6 +31,9 @@ const OAUTH_STATUS: Record<OAuthErrorCode, number> = {
   unauthorized_client: 400,
   unsupported_grant_type: 400,
   invalid_scope: 400,
+  invalid_redirect_uri: 400,
+  invalid_client_metadata: 400,
+  invalid_target: 400,
   slow_down: 429,
   server_error: 500,
   // RFC 6749 §4.1.2.1 defines it for the authorization endpoint; here it carries the 503 a dependency outage is.
@@ -62,9 +68,19 @@ export const oauthErrors = {
   invalidRequest: (description: string, status?: number) =>
     new OAuthError('invalid_request', description, status === undefined ? {} : { status }),
   unsupportedGrantType: (grantType: string) =>
-    new OAuthError('unsupported_grant_type', `The grant type '${truncate(grantType)}' is not supported; use client_credentials.`),
+    new OAuthError('unsupported_grant_type', `The grant type '${truncate(grantType)}' is not supported; use client_credentials, authorization_code or refresh_token.`),
+  /** RFC 6749 §5.2: a code or refresh token that is unknown, expired, used, revoked, or not this client's; one answer for all. */
+  invalidGrant: (internal: string) =>
+    new OAuthError('invalid_grant', 'The authorization code or refresh token is invalid, expired, revoked, or was issued to another client.', { internal }),
+  /** RFC 6749 §4.1.3 / RFC 7636 §4.6: what the code was issued for does not match this request. */
+  invalidGrantMismatch: (what: string) => new OAuthError('invalid_grant', `The ${what} does not match the authorization request.`, { internal: `${what} mismatch` }),
   invalidScope: (scope: string, offered: string) =>
     new OAuthError('invalid_scope', `The requested scope '${truncate(scope)}' is not offered by this server; it offers '${offered}'.`),
+  /** RFC 7591 §3.2.2. */
+  invalidRedirectUri: (description: string) => new OAuthError('invalid_redirect_uri', description),
+  invalidClientMetadata: (description: string) => new OAuthError('invalid_client_metadata', description),
+  /** RFC 8707 §2: a `resource` this server issues no tokens for. */
+  invalidTarget: (description: string) => new OAuthError('invalid_target', description),
   tooManyRequests: (retryAfterSeconds: number) =>
     new OAuthError('slow_down', 'Too many requests to the authorization server; retry later.', { retryAfterSeconds }),
   serverError: () => new OAuthError('server_error', 'The server encountered an unexpected condition.'),
@@ -92,6 +108,7 @@ export type ProblemCode =
   | 'internal'
   | 'unavailable'
   | 'link-refused'
+  | 'origin-refused'
   | 'range-not-satisfiable';
 
 const PROBLEM: Record<ProblemCode, { status: number; title: string }> = {
@@ -110,6 +127,7 @@ const PROBLEM: Record<ProblemCode, { status: number; title: string }> = {
   internal: { status: 500, title: 'Internal server error' },
   unavailable: { status: 503, title: 'Service unavailable' },
   'link-refused': { status: 403, title: 'Link refused' },
+  'origin-refused': { status: 403, title: 'Origin refused' },
   'range-not-satisfiable': { status: 416, title: 'Range not satisfiable' },
 };
 
@@ -120,6 +138,8 @@ export interface BearerChallenge {
   error?: 'invalid_request' | 'invalid_token' | 'insufficient_scope';
   description?: string;
   scope?: string;
+  /** RFC 9728 §5.1: where the protected resource's metadata is, so a client can find its authorization servers. */
+  resourceMetadata?: string;
 }
 
 export class ApiProblem extends Error {
@@ -145,24 +165,44 @@ export const apiErrors = {
   unreadableRequest: (status: 400 | 413 | 415, detail: string) =>
     new ApiProblem(status === 413 ? 'payload-too-large' : status === 415 ? 'unsupported-media-type' : 'invalid-parameter', detail),
   // RFC 6750 §3.1: no credentials at all gets a bare challenge, without an error code.
-  missingToken: () =>
+  missingToken: (resourceMetadata?: string) =>
     new ApiProblem(
       'unauthorized',
       'An access token is required: send "Authorization: Bearer <token>" or "token: <token>".',
-      { challenge: {} },
+      { challenge: { resourceMetadata } },
     ),
-  bothTokenHeaders: () =>
+  bothTokenHeaders: (resourceMetadata?: string) =>
     new ApiProblem('invalid-parameter', 'Send the access token in one header only: "Authorization: Bearer" or "token", not both.', {
-      challenge: { error: 'invalid_request', description: 'token sent in two headers' },
+      challenge: { error: 'invalid_request', description: 'token sent in two headers', resourceMetadata },
     }),
-  invalidToken: (internal: string) =>
+  invalidToken: (internal: string, resourceMetadata?: string) =>
     new ApiProblem('invalid-token', 'The access token is invalid, expired or revoked.', {
       internal,
-      challenge: { error: 'invalid_token', description: 'The access token is invalid, expired or revoked' },
+      challenge: { error: 'invalid_token', description: 'The access token is invalid, expired or revoked', resourceMetadata },
     }),
-  insufficientScope: () =>
-    new ApiProblem('insufficient-scope', `The access token does not grant a read scope (${READ_SCOPES.join(' or ')}).`, {
-      challenge: { error: 'insufficient_scope', scope: READ_SCOPE_LIST },
+  /** A valid token bound (RFC 8707) to another of our resources than the one it was sent to. */
+  wrongAudience: (internal: string, resourceMetadata: string) =>
+    new ApiProblem('invalid-token', 'The access token was not issued for this resource; request one with its `resource`.', {
+      internal,
+      challenge: { error: 'invalid_token', description: 'The access token was not issued for this resource', resourceMetadata },
+    }),
+  /** Told apart from any other refusal (RFC 6750 allows it, Okta does it): the caller only needs a new token. */
+  expiredToken: (resourceMetadata?: string) =>
+    new ApiProblem('invalid-token', 'The access token has expired; request a new one.', {
+      internal: 'token expired',
+      challenge: { error: 'invalid_token', description: 'The access token expired', resourceMetadata },
+    }),
+  /** `needed`: the scopes of which the token must carry one (the read scopes unless told). */
+  insufficientScope: (resourceMetadata?: string, needed: readonly string[] = READ_SCOPES) =>
+    new ApiProblem(
+      'insufficient-scope',
+      needed === READ_SCOPES ? `The access token does not grant a read scope (${READ_SCOPES.join(' or ')}).` : `The access token does not grant ${needed.join(' or ')}.`,
+      { challenge: { error: 'insufficient_scope', scope: needed === READ_SCOPES ? READ_SCOPE_LIST : needed.join(' '), resourceMetadata } },
+    ),
+  /** A token narrowed to some resource families (an app acting for a user), asked for another. */
+  familyNotGranted: (scope: string) =>
+    new ApiProblem('insufficient-scope', `The access token does not grant ${scope}, which this request needs.`, {
+      challenge: { error: 'insufficient_scope', scope },
     }),
   testNotFound: (internal: string) => new ApiProblem('not-found', 'Test not found', { internal }),
   workspaceNotFound: (internal: string) => new ApiProblem('not-found', 'Workspace not found', { internal }),
@@ -174,15 +214,27 @@ export const apiErrors = {
   mediaLinkRefused: (internal: string) =>
     new ApiProblem('link-refused', 'This link is invalid or has expired; ask the API for a new one.', { internal }),
   mediaGone: (internal: string) => new ApiProblem('not-found', 'This file no longer exists; ask the API for a new link.', { internal }),
+  /** A browser page of another site (DNS rebinding, or a page that is not ours) calling the MCP endpoint. */
+  originRefused: (origin: string) =>
+    new ApiProblem('origin-refused', `Requests from the origin '${truncate(origin)}' are not accepted; only this server's own pages may call it from a browser.`),
   rangeNotSatisfiable: (size: number) => new ApiProblem('range-not-satisfiable', `The requested range lies outside the ${size} bytes of the file.`),
   clipNotFound: (internal: string) => new ApiProblem('not-found', 'Clip not found', { internal }),
   reelNotFound: (internal: string) => new ApiProblem('not-found', 'Highlight reel not found', { internal }),
+  webhookNotFound: (internal: string) => new ApiProblem('not-found', 'Webhook not found', { internal }),
+  deliveryNotFound: (internal: string) => new ApiProblem('not-found', 'Delivery not found', { internal }),
   routeNotFound: (method: string, url: string) =>
     new ApiProblem('not-found', `No endpoint answers ${method} ${truncate(pathOf(url))}.`),
   methodNotAllowed: (method: string, url: string, allowed: readonly string[]) =>
     new ApiProblem('method-not-allowed', `${truncate(pathOf(url))} answers ${allowed.join(', ')}, not ${truncate(method)}.`),
-  rateLimited: (retryAfterSeconds: number) =>
-    new ApiProblem('rate-limited', `Rate limit exceeded; retry in ${retryAfterSeconds} s.`, { retryAfterSeconds }),
+  /** Per user, the limit is the real service's (COMPAT=usertesting), and the answer says what it allows. */
+  rateLimited: (retryAfterSeconds: number, limit?: { apiLimitedPer: 'client' | 'user'; apiPerWindow: number; windowSeconds: number }) =>
+    new ApiProblem(
+      'rate-limited',
+      limit?.apiLimitedPer === 'user'
+        ? `Too many requests: a user may make ${limit.apiPerWindow} Results API requests per ${limit.windowSeconds} seconds; retry in ${retryAfterSeconds} s.`
+        : `Rate limit exceeded; retry in ${retryAfterSeconds} s.`,
+      { retryAfterSeconds },
+    ),
   internal: () => new ApiProblem('internal', 'The server encountered an unexpected condition.'),
   unavailable: (retryAfterSeconds: number) =>
     new ApiProblem('unavailable', `The service is temporarily unavailable; retry in ${retryAfterSeconds} s.`, { retryAfterSeconds }),

@@ -10,6 +10,7 @@ import { MemoryRateLimiter, type RateLimiter } from './http/rate-limiter.js';
 import { AccessTokenVerifier } from './oauth/access-tokens.js';
 import { resolveAuthorizationServers } from './oauth/authorization-servers.js';
 import { SecretHasher } from './oauth/client-secrets.js';
+import { resolveProtectedResources } from './oauth/resource-indicators.js';
 import { KeyRing } from './oauth/signing-keys.js';
 import type { SharedRedis } from './redis/shared-redis.js';
 import { openStoreWithFeed } from './store/open-store.js';
@@ -43,6 +44,7 @@ export async function openRuntime(
   try {
     const rateLimiter: RateLimiter = options.rateLimiter ?? redis?.rateLimiter ?? new MemoryRateLimiter(clock);
     const servers = await resolveAuthorizationServers(config, store.settings);
+    const resources = resolveProtectedResources(config);
     const hasher = await SecretHasher.load(store.settings);
     const media = await openMediaStorage(config.media, { settings: store.settings, baseUrl: config.baseUrl, clock });
     closers.push(async () => media.close());
@@ -63,7 +65,8 @@ export async function openRuntime(
       rateLimiter,
       feed,
       redis,
-      verifier: new AccessTokenVerifier(servers, keys, clock),
+      resources,
+      verifier: new AccessTokenVerifier(servers, keys, clock, resources.all.map((r) => r.identifier)),
       reads,
       access: new ResourceAccess(reads, store),
       pages: new SessionPageReader(store.sessions, watcher, clock),

@@ -16,7 +16,8 @@
  * - list.offset0 (the plain alternative on the same server): a list page of 25 sessions;
  * - legacy.completed.answers: the Legacy v1 completed-sessions page (50 sessions with their
  *   answers), beside legacy.completed.plain, the same page of a test without details (the
- *   plain alternative: what the page cost before answers);
+ *   plain alternative: what the page cost before answers), and legacy.completed.transcripts,
+ *   the page once its sessions have transcripts (each answer's transcript cut from them);
  * - legacy.study.nps.cached / .cold: the Legacy v1 study with its NPS, from the cache and
  *   recomputed after every import.
  *
@@ -37,34 +38,36 @@ const by = { actor: 'bench' };
 const clock = { now: () => Date.now() };
 const HOT_SET = 25;
 
-const rating = (text, qxMeasure) => ({ text, taskType: 'rating_scale', taskGroupId: 'qx', qxMeasure, scaleMinimum: 1, scaleMaximum: 5 });
+/** Task groups by UUID, as plans hold them since issue 31 (a readable id would be mapped to one, which the details would then have to name). */
+const GROUP = { qx: randomUUID(), compare: randomUUID(), main: randomUUID() };
+const rating = (text, qxMeasure) => ({ text, taskType: 'rating_scale', taskGroupId: GROUP.qx, qxMeasure, scaleMinimum: 1, scaleMaximum: 5 });
 
 /** A plan like an interaction test's: a QX task group and a task of every other type. */
 const PLAN = {
   id: randomUUID(),
   shortTest: false,
   taskGroups: [
-    { id: 'qx', type: 'QX_SCORE' },
-    { id: 'compare', type: 'BALANCED_COMPARISON' },
-    { id: 'main', type: 'MAIN' },
+    { id: GROUP.qx, type: 'QX_SCORE' },
+    { id: GROUP.compare, type: 'BALANCED_COMPARISON' },
+    { id: GROUP.main, type: 'MAIN' },
   ],
   tasks: [
-    { text: 'Find the returns policy.', taskType: 'launch_url', taskGroupId: 'qx', qxMeasure: 'task_success', launchUrl: 'https://shop.example.com' },
-    { text: 'Change the delivery address in the prototype.', taskType: 'figma', taskGroupId: 'qx', qxMeasure: 'task_success' },
+    { text: 'Find the returns policy.', taskType: 'launch_url', taskGroupId: GROUP.qx, qxMeasure: 'task_success', launchUrl: 'https://shop.example.com' },
+    { text: 'Change the delivery address in the prototype.', taskType: 'figma', taskGroupId: GROUP.qx, qxMeasure: 'task_success' },
     rating('The website is easy to use.', 'usability'),
     rating('It is easy to navigate within the website.', 'usability'),
     rating('The information is credible.', 'trust'),
     rating('The information is trustworthy.', 'trust'),
     rating('The website is attractive.', 'appearance'),
     rating('The presentation is clean and simple.', 'appearance'),
-    { text: 'How likely are you to recommend it?', taskType: 'nps', taskGroupId: 'qx', qxMeasure: 'loyalty' },
+    { text: 'How likely are you to recommend it?', taskType: 'nps', taskGroupId: GROUP.qx, qxMeasure: 'loyalty' },
     rating('I will likely return.', 'loyalty'),
-    { text: 'Look around.', taskType: 'blank', taskGroupId: 'main' },
-    { text: 'Which did you use?', taskType: 'multiple_choice', taskGroupId: 'main', choices: ['Search', 'Menu', 'Links'], multipleAnswers: true },
-    { text: 'Look at this page.', taskType: 'image', taskGroupId: 'compare' },
-    { text: 'Rank the options.', taskType: 'rank_order', taskGroupId: 'main', choices: ['Next day', 'Standard', 'Pick-up'] },
-    { text: 'What would you change?', taskType: 'written_response', taskGroupId: 'main' },
-    { text: 'Rate each step.', taskType: 'matrix', taskGroupId: 'main', rows: ['Cart', 'Payment'], choices: ['Hard', 'OK', 'Easy'] },
+    { text: 'Look around.', taskType: 'blank', taskGroupId: GROUP.main },
+    { text: 'Which did you use?', taskType: 'multiple_choice', taskGroupId: GROUP.main, choices: ['Search', 'Menu', 'Links'], multipleAnswers: true },
+    { text: 'Look at this page.', taskType: 'image', taskGroupId: GROUP.compare },
+    { text: 'Rank the options.', taskType: 'rank_order', taskGroupId: GROUP.main, choices: ['Next day', 'Standard', 'Pick-up'] },
+    { text: 'What would you change?', taskType: 'written_response', taskGroupId: GROUP.main },
+    { text: 'Rate each step.', taskType: 'matrix', taskGroupId: GROUP.main, rows: ['Cart', 'Payment'], choices: ['Hard', 'OK', 'Easy'] },
   ],
 };
 
@@ -96,7 +99,7 @@ function detailedSessions(checkSessionDetails, count, first) {
     const i = first + k;
     const raw = {
       participant: { participantId: uuid(), demographics: [{ id: 'q1', code: 'GENDER', label: 'What is your gender?', value: i % 2 ? 'Female' : 'Male', type: 'DEMOGRAPHIC_QUESTION_TYPE_SINGLE' }] },
-      taskGroups: [{ taskGroupId: 'compare', sequence: i % 2 ? 'AB' : 'BA' }],
+      taskGroups: [{ taskGroupId: GROUP.compare, sequence: i % 2 ? 'AB' : 'BA' }],
       tasks: PLAN.tasks.map((task, p) => ({ position: p + 1, startTimeMs: p * 30_000, endTimeMs: p * 30_000 + 20_000, skipped: i % 17 === p, answer: i % 17 === p ? null : answerOf(task, i) })),
     };
     const checked = checkSessionDetails(raw, PLAN);
@@ -165,6 +168,21 @@ async function plainTest(path, dist, workspaceId, count) {
     });
     await store.sessions.importSessions(id, sessions, by);
     return id;
+  } finally {
+    await store.database.close();
+  }
+}
+
+const CUES_PER_TRANSCRIPT = 600;
+const vttTime = (ms) => new Date(ms).toISOString().slice(11, 23);
+
+/** Transcripts of the given sessions (imported as `transcripts import` does, cues stored at import). */
+async function transcribe(path, dist, testId, sessionIds) {
+  const store = await dist.openStore(`sqlite:${path}`, clock);
+  try {
+    const vtt = (n) =>
+      `WEBVTT\n\n${Array.from({ length: CUES_PER_TRANSCRIPT }, (_, k) => `${vttTime(k * 1000)} --> ${vttTime(k * 1000 + 900)}\n<v Participant>Words of second ${k}, session ${n}.</v>\n`).join('\n')}`;
+    await store.transcripts.importTranscripts(testId, sessionIds.map((sessionId, n) => ({ sessionId, vtt: vtt(n) })), by);
   } finally {
     await store.database.close();
   }
@@ -307,6 +325,12 @@ export async function runDetails({ dist, cli, cwd, work, sessions, growFactor, c
     const plainTestId = await plainTest(path, dist, seeded.workspaceId, sessions);
     await run('legacy.completed.plain', 'plain alternative: the same page of a test of as many sessions imported without details', () => load(server, () => `/usertesting/api/v1/studies/${plainTestId}/completed-sessions`, opts));
     await run('legacy.completed.answers', 'Legacy v1 completed-sessions page: 50 sessions with their answers (rendered every time)', () => load(server, () => legacyPage, opts));
+    // The same page once its sessions have transcripts: each answer's transcript is cut from
+    // the stored cues of its session (600 cues each, a ten-minute session), read every time.
+    await transcribe(path, dist, testId, page.sessions.map((s) => s.sessionUuid));
+    const spoken = await getJson(server, legacyPage);
+    if (typeof spoken.sessions[0].answers[0].transcript !== 'string') throw new Error(`legacy transcripts precheck: ${JSON.stringify(spoken.sessions[0].answers[0]).slice(0, 300)}`);
+    await run('legacy.completed.transcripts', 'Legacy v1 completed-sessions page: 50 sessions with their answers, each with what was said in its window (600-cue transcripts)', () => load(server, () => legacyPage, opts));
     await run('legacy.study.nps.cached', `Legacy v1 study with the NPS of ${sessions.toLocaleString('en-US')} sessions, from the cache`, () => load(server, () => legacyStudy, opts));
     await run('legacy.study.nps.cold', `Legacy v1 study, NPS recomputed from ${sessions.toLocaleString('en-US')} sessions after each import (one request at a time; req/s = 1 / mean latency)`, coldAfterImport(legacyStudy));
 

@@ -43,6 +43,7 @@ export async function runAutocannon(server, request, { connections, seconds, pea
     method: request.method ?? 'GET',
     headers: request.headers ?? {},
     body: request.body,
+    ...(request.requests ? { requests: request.requests } : {}),
     connections,
     duration: seconds,
     timeout: 10,

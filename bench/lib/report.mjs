@@ -19,6 +19,10 @@ export const TARGETS = [
   { id: 'token/token.oidc-provider', title: 'token endpoint / oidc-provider (RS256 JWT)', target: 2.0, better: 'higher' },
   // Not a target: what the endpoint costs when every request is signed (TOKEN_REUSE_SECONDS=0).
   { id: 'token.signing/token.oidc-provider', title: 'token endpoint, signing every request / oidc-provider', target: null, better: 'higher' },
+  // Issue 34: an app's refresh (rotation: one write transaction, then a signature) at least as fast as client credentials signing every request.
+  { id: 'token.refresh/token.signing', title: 'refresh_token grant / client credentials, both signing every request', target: 1.0, better: 'higher' },
+  // Not a target: a code exchange (a grant and its refresh token written, then a signature) against the same client credentials.
+  { id: 'token.code/token.signing', title: 'authorization_code grant / client credentials, both signing every request', target: null, better: 'higher' },
   { id: 'peakRssUnderListMb', title: 'peak RSS of a server process under list load (MB)', target: 150, better: 'lower' },
   { id: 'import.sessionsPerSec', title: 'sessions import into SQLite (sessions/s)', target: 100_000, better: 'higher' },
   // Not a target: a transcript (~40 KB of text, never cached) against the plain alternative on the same server, a cached list page.
@@ -141,6 +145,15 @@ function importLine(i) {
   );
 }
 
+function demoGenerateLine(d) {
+  if (d.sessionsPerSec === null) return `demo --sessions: ${d.error}`;
+  const plain = d.plainImportSessionsPerSec ? `; bare sessions import ${num(d.plainImportSessionsPerSec)} sessions/s` : '';
+  return (
+    `demo --sessions: ${num(d.sessions)} sessions with details and transcripts in ${num(d.seconds - d.demoAloneSeconds, 1)} s = ` +
+    `${num(d.sessionsPerSec)} sessions/s (${d.method}; peak RSS ${num(d.peakRssMb)} MB${plain})`
+  );
+}
+
 function videoDownloadLine(v) {
   return (
     `video download (a ${num(v.fileMb, 1)} MB video): ${num(v.oursMbPerSec, 1)} MB/s through the signed link vs ${num(v.plainMbPerSec, 1)} MB/s ` +
@@ -191,6 +204,7 @@ export function formatTables(report) {
     '',
   ];
   if (report.import) lines.push(importLine(report.import));
+  if (report.demoGenerate) lines.push(demoGenerateLine(report.demoGenerate));
   if (report.videoDownload) lines.push(videoDownloadLine(report.videoDownload));
   for (const [store, e] of Object.entries(report.export ?? {})) lines.push(exportLine(store, e));
   if (report.clip) lines.push(clipLine(report.clip));

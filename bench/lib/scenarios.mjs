@@ -4,7 +4,8 @@
  */
 import { completedCount } from './data.mjs';
 import { runAutocannon, runScan } from './load.mjs';
-import { listPath, ourTokenPath, tokenRequest } from './servers.mjs';
+import { BENCH_CODE_VERIFIER, BENCH_REDIRECT_URI } from './seed.mjs';
+import { codeRequest, listPath, ourTokenPath, refreshRequest, tokenRequest } from './servers.mjs';
 import { transcriptPath } from './transcript.mjs';
 
 /** Every scenario of a run; `server` names the process it drives, `rss` marks the list load. */
@@ -74,6 +75,18 @@ export function scenarioCatalog(p, t) {
       server: 'sqlite-signing',
       title: 'the same with TOKEN_REUSE_SECONDS=0: every request signs a new token',
       request: () => tokenRequest(ourTokenPath, t.credential),
+    },
+    {
+      id: 'token.refresh',
+      server: 'sqlite',
+      title: 'token endpoint: refresh_token grant of a confidential app (HTTP Basic): rotates the refresh token and signs an access token every request',
+      request: () => refreshRequest(ourTokenPath, t.credential.app, t.sqlite.refreshTokens, p.connections),
+    },
+    {
+      id: 'token.code',
+      server: 'sqlite',
+      title: 'token endpoint: authorization_code grant of a confidential app (HTTP Basic, PKCE S256): each request exchanges a new code, creating a grant and its refresh token, and signs an access token',
+      request: () => codeRequest(ourTokenPath, t.credential.app, t.sqlite.codes, { redirectUri: BENCH_REDIRECT_URI, codeVerifier: BENCH_CODE_VERIFIER }),
     },
     {
       id: 'token.oidc-provider',

@@ -11,20 +11,21 @@
  * every page it will read with an independent SQL query (`expectedPage`), so a seed that
  * bypasses something the server relies on fails loudly instead of measuring the wrong thing.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { URL } from 'node:url';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { forEachSession, NEWEST_START } from './data.mjs';
 import { seedTranscript } from './transcript.mjs';
 
+// The better-sqlite3 the running Node loads (src/store/sqlite/driver.ts); the bench runs after `npm run build`.
+const Database = (await import('../../dist/store/sqlite/driver.js')).sqliteDriver();
 const by = { actor: 'bench' };
 const clock = { now: () => Date.now() };
 export const BENCH_EMAIL = 'bench@example.com';
 
 /** Creates the API user, its credential, one workspace with the user as member, and the tests. */
-async function seedThroughStore(store, dist, { counts, credential }) {
+async function seedThroughStore(store, dist, { counts, credential, codeCount = 0 }) {
   await store.database.migrate();
   const hasher = await dist.SecretHasher.load(store.settings);
   await store.credentials.createUser(BENCH_EMAIL, by);
@@ -40,15 +41,64 @@ async function seedThroughStore(store, dist, { counts, credential }) {
     await store.directory.createTest({ id, workspaceId: workspace.id, title: `Benchmark test ${i + 1}`, productType: 'SURVEY' }, by);
     testIds.push(id);
   }
-  return { workspaceId: workspace.id, testIds };
+  const refreshTokens = credential.app ? await seedRefreshTokens(store, dist, hasher, credential.app) : [];
+  const codes = credential.app && codeCount > 0 ? await seedCodes(store, dist, credential.app, codeCount) : [];
+  return { workspaceId: workspace.id, testIds, refreshTokens, codes };
+}
+
+/**
+ * token.refresh: a confidential app and `app.grants` grants of the bench user to it, each with
+ * its first refresh token, made as the token endpoint makes them (a code exchanged by the
+ * repository), so every connection of every run starts its own rotation chain.
+ */
+async function seedRefreshTokens(store, dist, hasher, app) {
+  await store.apps.createApp(
+    { clientId: app.clientId, name: 'Benchmark app', clientType: 'confidential', origin: 'registered', redirectUris: [BENCH_REDIRECT_URI], scopes: ['studies:read'], secretHash: hasher.hash(app.clientSecret) },
+    by,
+  );
+  const user = await store.credentials.findUserByEmail(BENCH_EMAIL);
+  const tokens = [];
+  for (let i = 0; i < app.grants; i++) {
+    const code = dist.newSecretToken();
+    const refresh = dist.newSecretToken();
+    await store.apps.createCode({ codeHash: dist.tokenHash(code), clientId: app.clientId, userId: user.id, redirectUri: BENCH_REDIRECT_URI, codeChallenge: 'x'.repeat(43), scopes: ['studies:read'], resource: null, expiresAt: Date.now() + 3600_000 });
+    const exchanged = await store.apps.exchangeCode(dist.tokenHash(code), () => null, { grantId: randomUUID(), refreshHash: dist.tokenHash(refresh), refreshExpiresAt: Date.now() + 30 * 24 * 3600_000 });
+    if (!exchanged.ok) throw new Error(`seeding a grant failed: ${exchanged.reason}`);
+    tokens.push(refresh);
+  }
+  return tokens;
+}
+
+/** The PKCE verifier of every seeded code (RFC 7636): the token endpoint checks it per exchange as for any code. */
+export const BENCH_CODE_VERIFIER = 'bench-verifier-'.padEnd(64, 'v');
+export const BENCH_REDIRECT_URI = 'http://127.0.0.1/cb';
+
+/**
+ * token.code: `count` authorization codes of the bench user for the app, minted by the
+ * repository function the authorize route calls once the user allows (`apps.createCode`),
+ * with an S256 challenge. Minted before the servers start (a code per request of every run);
+ * they live two hours instead of the route's 60 s so a whole bench run can use them, which
+ * changes no work of the exchange.
+ */
+async function seedCodes(store, dist, app, count) {
+  const user = await store.credentials.findUserByEmail(BENCH_EMAIL);
+  const codeChallenge = createHash('sha256').update(BENCH_CODE_VERIFIER).digest('base64url');
+  const expiresAt = Date.now() + 2 * 3600_000;
+  const codes = [];
+  for (let i = 0; i < count; i++) {
+    const code = dist.newSecretToken();
+    await store.apps.createCode({ codeHash: dist.tokenHash(code), clientId: app.clientId, userId: user.id, redirectUri: BENCH_REDIRECT_URI, codeChallenge, scopes: ['studies:read'], resource: null, expiresAt });
+    codes.push(code);
+  }
+  return codes;
 }
 
 /** A fresh SQLite database at `path` holding `layout`. Returns ids and how long the sessions took. */
-export async function seedSqlite(path, dist, { layout, credential }) {
+export async function seedSqlite(path, dist, { layout, credential, codeCount = 0 }) {
   const store = await dist.openStore(`sqlite:${path}`, clock);
   let ids;
   try {
-    ids = await seedThroughStore(store, dist, { counts: layout.counts, credential });
+    ids = await seedThroughStore(store, dist, { counts: layout.counts, credential, codeCount });
   } finally {
     await store.database.close();
   }

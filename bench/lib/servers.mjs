@@ -67,6 +67,53 @@ export function tokenRequest(path, credential) {
 
 export const ourTokenPath = `/oauth2/${AUTH_SERVER_ID}/v1/token`;
 
+/**
+ * token.refresh: refresh_token grants by a confidential app (HTTP Basic). A refresh token works
+ * once, so each request takes a ready token and its answer hands back the next: `connections`
+ * chains, taken from `reserve` for this run (a run's last answers are never read, so its
+ * chains are not reused).
+ */
+export function refreshRequest(path, app, reserve, connections) {
+  const ready = reserve.splice(0, connections);
+  if (ready.length < connections) throw new Error('token.refresh: the seeded refresh tokens are used up');
+  const authorization = `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}`;
+  return {
+    method: 'POST',
+    path,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization },
+    body: 'grant_type=refresh_token',
+    requests: [
+      {
+        setupRequest: (request) => {
+          const token = ready.shift();
+          return token ? { ...request, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: token }).toString() } : request;
+        },
+        onResponse: (status, body) => {
+          if (status === 200) ready.push(JSON.parse(body).refresh_token);
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * token.code: authorization_code grants by a confidential app (HTTP Basic) with PKCE: each
+ * request exchanges the next of the seeded codes from `reserve` (a code works once), which
+ * creates a grant and its first refresh token and signs an access token. When the codes run
+ * out the request goes without one and is refused (a non-2xx the report shows).
+ */
+export function codeRequest(path, app, reserve, { redirectUri, codeVerifier }) {
+  const authorization = `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}`;
+  const form = (code) => new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: codeVerifier }).toString();
+  return {
+    method: 'POST',
+    path,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization },
+    body: form('none'),
+    requests: [{ setupRequest: (request) => ({ ...request, body: form(reserve.shift() ?? 'none') }) }],
+  };
+}
+
 export const listPath = (testId, query) => `/api/v2/sessionResults?testId=${testId}&${query}`;
 
 /** A token from `server`, which also proves its token endpoint answers 200. */

@@ -2,7 +2,7 @@
  * The `transcript.cues` scenario (issue 30): a transcript of N cues (1,000,000 in the full run)
  * from reading to the admin console's page of it.
  *
- * - parse: the build's WebVTT parser (dist/transcripts/webvtt.js) on the N-cue text, median of
+ * - parse: the build's WebVTT parser (dist/store/webvtt.js) on the N-cue text, median of
  *   3, beside the plain alternative on the same text, splitting it into lines (what any reader
  *   pays), and the parser on a quarter of the cues (per-cue cost flat: linear);
  * - store: TranscriptRepository.importTranscripts of the N-cue transcript into SQLite (it reads
@@ -48,7 +48,7 @@ const timed = (fn) => {
 };
 
 export async function runTranscriptCues({ dist, cli, cwd, work, cues, connections, seconds, logLevel, log }) {
-  const { parseWebVtt } = await import('../../dist/transcripts/webvtt.js');
+  const { parseWebVtt } = await import('../../dist/store/webvtt.js');
   const text = transcript(cues);
   log(`transcript.cues: a ${cues.toLocaleString('en-US')}-cue transcript, ${(text.length / 1e6).toFixed(1)} MB`);
 

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import { FreshCache, type ChangeWatcher } from '../changes/fresh-cache.js';
+import type { AppRepository } from '../store/apps.js';
 import type { CredentialRepository } from '../store/credentials.js';
 import type { DirectoryRepository } from '../store/directory.js';
 import type { SessionRepository } from '../store/sessions.js';
@@ -12,6 +13,8 @@ export interface AccessReads {
   /** A session and so the test it belongs to (null: no such session). */
   findSession(sessionId: string): Promise<Session | null>;
   isAccessTokenRevoked(jti: string, now: number): Promise<boolean>;
+  /** Who an app's token for a user acts for: null once its grant, app or user is revoked or disabled. */
+  findGrantPrincipal(grantId: string): Promise<Principal | null>;
 }
 
 /** The repositories behind the cache. */
@@ -20,6 +23,7 @@ export interface AccessSources {
   directory: Pick<DirectoryRepository, 'findVisibleTest'>;
   sessions: Pick<SessionRepository, 'findSession'>;
   revocations: Pick<TokenRevocationRepository, 'isRevoked'>;
+  apps: Pick<AppRepository, 'findGrantPrincipal'>;
 }
 
 /**
@@ -32,6 +36,7 @@ export class CachedAccessReads implements AccessReads {
   private readonly tests: FreshCache<Test | null>;
   private readonly sessions: FreshCache<Session | null>;
   private readonly revoked: FreshCache<boolean>;
+  private readonly grants: FreshCache<Principal | null>;
 
   constructor(
     private readonly store: AccessSources,
@@ -42,6 +47,7 @@ export class CachedAccessReads implements AccessReads {
     this.tests = new FreshCache(watcher, clock);
     this.sessions = new FreshCache(watcher, clock);
     this.revoked = new FreshCache(watcher, clock);
+    this.grants = new FreshCache(watcher, clock);
   }
 
   findPrincipal(clientId: string): Promise<Principal | null> {
@@ -58,5 +64,9 @@ export class CachedAccessReads implements AccessReads {
 
   isAccessTokenRevoked(jti: string, now: number): Promise<boolean> {
     return this.revoked.get(jti, () => this.store.revocations.isRevoked(jti, now));
+  }
+
+  findGrantPrincipal(grantId: string): Promise<Principal | null> {
+    return this.grants.get(grantId, () => this.store.apps.findGrantPrincipal(grantId));
   }
 }

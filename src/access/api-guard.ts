@@ -6,6 +6,8 @@ import type { RateLimiter } from '../http/rate-limiter.js';
 import { limitedAddress } from '../http/limited-address.js';
 import { API_CACHE_CONTROL, integerHeaderValue, PRAGMA_NO_CACHE } from '../http/response-headers.js';
 import type { AccessTokenVerifier } from '../oauth/access-tokens.js';
+import type { AuthorizationServers } from '../oauth/authorization-servers.js';
+import type { ProtectedResource } from '../oauth/resource-indicators.js';
 import type { AccessReads } from './access-cache.js';
 import { authenticateRequest } from './authenticate-request.js';
 import type { Caller } from './caller.js';
@@ -19,15 +21,20 @@ declare module 'fastify' {
 
 export interface ApiGuardDeps {
   verifier: AccessTokenVerifier;
+  servers: AuthorizationServers;
+  /** The protected resource this guard stands in front of: its tokens' audience, its metadata. */
+  resource: ProtectedResource;
   reads: AccessReads;
   clock: Clock;
   rateLimiter: RateLimiter;
   rateLimit: RateLimitConfig;
+  /** Scopes of which a token must carry one (default: a read scope). */
+  scopes?: readonly string[];
 }
 
 /**
  * Guards every route registered in `scope`: no caching, authentication, then the caller's
- * rate limit. Runs before validation, so an unauthenticated caller learns nothing about
+ * rate limit (per client credential, or per user with COMPAT=usertesting, as the real service counts). Runs before validation, so an unauthenticated caller learns nothing about
  * parameters. Requests that fail authentication count against their source address.
  */
 export function registerApiGuard(scope: FastifyInstance, deps: ApiGuardDeps): void {
@@ -36,12 +43,12 @@ export function registerApiGuard(scope: FastifyInstance, deps: ApiGuardDeps): vo
     reply.header('cache-control', API_CACHE_CONTROL).header('pragma', PRAGMA_NO_CACHE);
     let caller: Caller;
     try {
-      caller = await authenticateRequest(request, deps);
+      caller = await authenticateRequest(request, deps, deps.scopes);
     } catch (err) {
       await applyRateLimit(`ip:${limitedAddress(request.ip)}`, reply, deps);
       throw err;
     }
-    await applyRateLimit(`client:${caller.clientId}`, reply, deps);
+    await applyRateLimit(deps.rateLimit.apiLimitedPer === 'user' ? `user:${caller.userId}` : `client:${caller.clientId}`, reply, deps);
     request.caller = caller;
   });
 }
@@ -52,5 +59,5 @@ async function applyRateLimit(key: string, reply: FastifyReply, deps: ApiGuardDe
     .header('x-ratelimit-limit', integerHeaderValue(d.limit))
     .header('x-ratelimit-remaining', integerHeaderValue(d.remaining))
     .header('x-ratelimit-reset', integerHeaderValue(d.resetSeconds));
-  if (!d.allowed) throw apiErrors.rateLimited(d.resetSeconds);
+  if (!d.allowed) throw apiErrors.rateLimited(d.resetSeconds, deps.rateLimit);
 }

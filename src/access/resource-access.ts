@@ -3,11 +3,13 @@ import type { Clip } from '../store/clips.js';
 import type { HighlightReel } from '../store/reels.js';
 import type { Store } from '../store/open-store.js';
 import type { Session, Test, Workspace } from '../store/store.js';
-import type { StoredTranscript } from '../store/transcripts.js';
+import type { CueRange, StoredTranscript } from '../store/transcripts.js';
 import { uuidKey } from '../store/uuid.js';
 import type { Video } from '../store/videos.js';
+import type { WebhookSubscription } from '../store/webhooks.js';
 import type { AccessReads } from './access-cache.js';
 import type { Caller, ResourceFamily } from './caller.js';
+import { SCOPE_OF_FAMILY } from './scope-families.js';
 
 /**
  * What a caller can be refused, each with its one public answer: a resource that does not
@@ -23,6 +25,7 @@ const NOT_FOUND = {
   video: apiErrors.videoNotFound,
   clip: apiErrors.clipNotFound,
   reel: apiErrors.reelNotFound,
+  webhook: apiErrors.webhookNotFound,
 } satisfies Record<string, (internal: string) => ApiProblem>;
 
 export type ResourceKind = keyof typeof NOT_FOUND;
@@ -33,7 +36,7 @@ export interface VisibleSession {
   test: Test;
 }
 
-export type AccessStore = Pick<Store, 'directory' | 'sessionDetails' | 'transcripts' | 'videos' | 'clips' | 'reels'>;
+export type AccessStore = Pick<Store, 'directory' | 'sessionDetails' | 'transcripts' | 'videos' | 'clips' | 'reels' | 'webhooks'>;
 
 /**
  * Who may see what: the one place that answers "may this caller see this test, session,
@@ -83,6 +86,17 @@ export class ResourceAccess {
     const id = uuidKey(sessionId);
     const found = await this.inVisibleTest(caller, 'transcript', 'videos', `transcript of session ${id}`, () => this.store.transcripts.findTranscript(id));
     return found.resource;
+  }
+
+  /**
+   * A stretch of a session's transcript cues, as stored at import (never the whole text): one
+   * answer ("Transcript not found") for a session missing, hidden, or without a transcript.
+   */
+  async transcriptCues(caller: Caller, sessionId: string, offset: number, limit: number): Promise<CueRange> {
+    const visible = await this.visibleSession(caller, 'transcript', uuidKey(sessionId), 'videos');
+    const range = await this.store.transcripts.readCues(visible.session.sessionId, offset, limit);
+    if (!range) throw this.notFound(caller, 'transcript', `transcript of session ${visible.session.sessionId}`, 'has none');
+    return range;
   }
 
   /** A session's video: one answer ("Video not found") for a session missing, hidden, or without a video. */
@@ -138,6 +152,17 @@ export class ResourceAccess {
     const workspace = await this.store.directory.getWorkspace(id);
     if (!workspace || !(await this.store.directory.isMember(id, caller.email))) throw this.notFound(caller, 'workspace', `workspace ${id}`);
     return workspace;
+  }
+
+  /**
+   * A webhook subscription of the caller's own user (whichever of the user's credentials made
+   * it): one answer for a subscription missing and another user's.
+   */
+  async webhook(caller: Caller, webhookId: string): Promise<WebhookSubscription> {
+    const id = uuidKey(webhookId);
+    const subscription = await this.store.webhooks.get(id);
+    if (!subscription || subscription.userId !== caller.userId) throw this.notFound(caller, 'webhook', `webhook ${id}`);
+    return subscription;
   }
 
   /** The workspaces where the caller is a member, oldest first. */
@@ -196,7 +221,7 @@ export class ResourceAccess {
    * before anything is read, so the refusal says nothing about the resource.
    */
   private authorize(caller: Caller, family: ResourceFamily): void {
-    if (caller.families && !caller.families.has(family)) throw apiErrors.insufficientScope();
+    if (caller.families && !caller.families.has(family)) throw apiErrors.familyNotGranted(SCOPE_OF_FAMILY[family]);
   }
 
   private notFound(caller: Caller, kind: ResourceKind, what: string, why = `missing or outside the workspaces of ${caller.clientId}`): ApiProblem {

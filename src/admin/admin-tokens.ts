@@ -6,15 +6,16 @@ import { OAuthError, oauthErrors } from '../errors.js';
 import { sendOAuthError } from '../http/error-handler.js';
 import { registerFormBodyParser } from '../http/form-body.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
-import { limitedAddress } from '../http/limited-address.js';
+import { GuessingThrottle, clientSecretLimits, guessingReporter } from '../access/guessing-throttle.js';
+import type { Metrics } from '../observability/metrics.js';
 import { AccessTokenVerifier, issueAccessToken } from '../oauth/access-tokens.js';
 import type { AuthorizationServer, AuthorizationServers } from '../oauth/authorization-servers.js';
-import { readClientCredentials } from '../oauth/client-authentication.js';
+import { readClientCredentials, unreadableCredentials } from '../oauth/client-authentication.js';
 import type { SecretHasher } from '../oauth/client-secrets.js';
 import { ADMIN_CLIENT_ID_PATTERN } from './admin-client-ids.js';
 import type { KeyRing } from '../oauth/signing-keys.js';
 import type { AdminClientForAuth, AdminRole } from '../store/admins.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/open-store.js';
 
 /**
  * The admin authorization server: client credentials (RFC 6749 §4.4) for scripts and the
@@ -30,7 +31,7 @@ export const ADMIN_TOKEN_TTL_SECONDS = 600;
 export const adminScope = (role: AdminRole): string => `admin:${role}`;
 
 export function adminAuthorizationServer(config: Config): AuthorizationServer {
-  return { id: 'admin', form: 'B', issuer: `${config.admin?.url ?? config.publicUrl}/admin/oauth2`, audience: ADMIN_AUDIENCE, scope: 'admin' };
+  return { id: 'admin', form: 'B', kind: 'custom', issuer: `${config.admin?.url ?? config.publicUrl}/admin/oauth2`, audience: ADMIN_AUDIENCE, scope: 'admin' };
 }
 
 /** The verifier of admin tokens: trusts the admin issuer only (never the public servers'). */
@@ -48,6 +49,7 @@ interface TokenDeps {
   keys: KeyRing;
   hasher: SecretHasher;
   rateLimiter: RateLimiter;
+  metrics: Metrics;
 }
 
 const TokenResponse = Type.Object(
@@ -58,7 +60,10 @@ const OAuthErrorBody = Type.Object({ error: Type.String(), error_description: Ty
 
 export async function registerAdminTokenEndpoint(app: FastifyInstance, deps: TokenDeps): Promise<void> {
   const server = adminAuthorizationServer(deps.config);
-  const { rateLimit } = deps.config;
+  const throttle = new GuessingThrottle('admin-token', clientSecretLimits(deps.config.rateLimit), {
+    rateLimiter: deps.rateLimiter,
+    report: guessingReporter({ metrics: deps.metrics, audit: deps.store.audit }),
+  });
   await app.register(async (scope) => {
     registerFormBodyParser(scope);
     scope.post<{ Body: Record<string, string | string[] | undefined> }>(
@@ -95,25 +100,22 @@ export async function registerAdminTokenEndpoint(app: FastifyInstance, deps: Tok
     );
   });
 
+  /** Throttled as the public token endpoint is: the secret is its own known device (see requireClient). */
   async function authenticate(request: FastifyRequest, form: Record<string, string | undefined>): Promise<AdminClientForAuth> {
-    const window = rateLimit.windowSeconds;
-    const address = limitedAddress(request.ip);
-    const byAddress = await deps.rateLimiter.hit(`admin-token:ip:${address}`, rateLimit.tokenPerAddressPerWindow, window);
-    if (!byAddress.allowed) throw oauthErrors.tooManyRequests(byAddress.resetSeconds);
     const presented = readClientCredentials(request.headers.authorization, form);
     const basic = presented.method === 'client_secret_basic';
-    if (!presented.ok) {
-      if (presented.error === 'ambiguous') throw oauthErrors.invalidRequest('Use one client authentication method: HTTP Basic or form keys, not both.');
-      throw oauthErrors.invalidClient(`client credentials ${presented.error}`, basic);
-    }
-    const failKey = `admin-token:fail:${address}|${presented.clientId.slice(0, 64)}`;
-    const failures = await deps.rateLimiter.hit(failKey, rateLimit.tokenFailuresPerClientAndAddress, window);
-    if (!failures.allowed) throw oauthErrors.tooManyRequests(failures.resetSeconds);
-    const client = ADMIN_CLIENT_ID_PATTERN.test(presented.clientId) ? await deps.store.admins.findClientForAuth(presented.clientId) : null;
-    // Always one HMAC and the same comparisons, whether or not the client exists.
-    const matches = deps.hasher.matchesAny(presented.clientSecret, client ? [{ hash: client.secretHash, live: client.revokedAt === null }] : []);
-    if (!client || !matches) throw oauthErrors.invalidClient(client ? 'wrong secret or revoked' : 'unknown admin client', basic);
-    await deps.rateLimiter.refund(failKey, window);
-    return client;
+    const attempt = { address: request.ip, account: presented.ok ? presented.clientId.slice(0, 64) : undefined, log: request.log };
+    return throttle.checkSecret(
+      attempt,
+      async () => {
+        if (!presented.ok) return { ok: false, refusal: unreadableCredentials(presented), accountExists: false };
+        const client = ADMIN_CLIENT_ID_PATTERN.test(presented.clientId) ? await deps.store.admins.findClientForAuth(presented.clientId) : null;
+        // Always one HMAC and the same comparisons, whether or not the client exists.
+        const matches = deps.hasher.matchesAny(presented.clientSecret, client ? [{ hash: client.secretHash, live: client.revokedAt === null }] : []);
+        if (client && matches) return { ok: true, value: client };
+        return { ok: false, refusal: oauthErrors.invalidClient(client ? 'wrong secret or revoked' : 'unknown admin client', basic), accountExists: client !== null };
+      },
+      oauthErrors.tooManyRequests,
+    );
   }
 }

@@ -7,16 +7,18 @@ import { applyConnectionLimits } from '../http/connection-limits.js';
 import { lazyCompilers } from '../http/lazy-compilers.js';
 import { loggerOptions } from '../http/logging.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
+import { Metrics } from '../observability/metrics.js';
 import type { AuthorizationServers } from '../oauth/authorization-servers.js';
 import type { SecretHasher } from '../oauth/client-secrets.js';
 import type { KeyRing } from '../oauth/signing-keys.js';
 import type { OpenedMediaStorage } from '../media/storage/open-media-storage.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/open-store.js';
 import { adminTokenVerifier, registerAdminTokenEndpoint } from './admin-tokens.js';
 import { authenticateAdmin } from './caller.js';
 import { registerAdminOpenApi } from './openapi.js';
 import { registerAdminErrors } from './problems.js';
 import { registerAdminAccountRoutes } from './routes/admins.js';
+import { registerAppRoutes } from './routes/apps.js';
 import { registerAuditRoutes } from './routes/audit.js';
 import { registerClipRoutes } from './routes/clips.js';
 import { registerCredentialRoutes } from './routes/credentials.js';
@@ -29,7 +31,8 @@ import { registerReelRoutes } from './routes/reels.js';
 import { registerSessionMediaRoutes } from './routes/session-media.js';
 import { registerTestSessionRoutes } from './routes/test-sessions.js';
 import { registerTestRoutes } from './routes/tests.js';
-import { registerUserRoutes } from './routes/users.js';
+import { registerUserRoutes, registerUserSignInRoutes } from './routes/users.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
 import { registerWorkspaceRoutes } from './routes/workspaces.js';
 import { registerMeRoutes, registerSignInRoutes } from './session-routes.js';
 
@@ -42,6 +45,8 @@ export interface AdminDeps {
   hasher: SecretHasher;
   servers: AuthorizationServers;
   rateLimiter: RateLimiter;
+  /** The process's metrics (guessing alerts are counted there); a registry of its own when not given. */
+  metrics?: Metrics;
   /** Session videos, which the console's player plays through links signed by this listener. */
   media: Pick<OpenedMediaStorage, 'storage'>;
   logger?: FastifyServerOptions['loggerInstance'];
@@ -63,7 +68,8 @@ export type AdminPlugin = (app: FastifyInstance, deps: AdminDeps) => void | Prom
  * /admin/api/openapi.json) and whatever `plugins` add (the console at /). Built by `serve` and
  * by tests; it listens on ADMIN_HOST:ADMIN_PORT, never on the public port.
  */
-export async function buildAdminApp(deps: AdminDeps, plugins: readonly AdminPlugin[] = []): Promise<FastifyInstance> {
+export async function buildAdminApp(given: AdminDeps, plugins: readonly AdminPlugin[] = []): Promise<FastifyInstance> {
+  const deps = { ...given, metrics: given.metrics ?? new Metrics() };
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(deps.config.logLevel, deps.config.logFormat) }),
     trustProxy: deps.config.trustProxy,
@@ -89,7 +95,7 @@ export async function buildAdminApp(deps: AdminDeps, plugins: readonly AdminPlug
   registerAdminErrors(app);
   await registerAdminOpenApi(app, deps);
 
-  registerSignInRoutes(app, deps);
+  await registerSignInRoutes(app, deps);
   await registerAdminTokenEndpoint(app, deps);
   const verifier = adminTokenVerifier(deps.config, deps.keys, deps.clock);
   const mediaLinks = await adminMediaLinks(deps);
@@ -99,6 +105,8 @@ export async function buildAdminApp(deps: AdminDeps, plugins: readonly AdminPlug
     authenticated.addHook('onRequest', authenticateAdmin({ ...deps, verifier }));
     registerMeRoutes(authenticated, deps);
     registerUserRoutes(authenticated, deps);
+    registerUserSignInRoutes(authenticated, deps);
+    registerAppRoutes(authenticated, deps);
     registerCredentialRoutes(authenticated, deps);
     registerWorkspaceRoutes(authenticated, deps);
     registerMemberRoutes(authenticated, deps);
@@ -112,6 +120,7 @@ export async function buildAdminApp(deps: AdminDeps, plugins: readonly AdminPlug
     registerClipRoutes(authenticated, deps);
     registerReelRoutes(authenticated, deps);
     registerJobRoutes(authenticated, deps);
+    registerWebhookRoutes(authenticated, deps);
   });
   for (const plugin of plugins) await plugin(app, deps);
   return app;

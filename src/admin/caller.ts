@@ -4,9 +4,9 @@ import type { Config } from '../config.js';
 import type { Admin, AdminRole } from '../store/admins.js';
 import { actorOf } from '../store/admins.js';
 import { conflict } from '../store/conflicts.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/open-store.js';
 import { adminProblems } from './problems.js';
-import { tokenHash } from './tokens.js';
+import { tokenHash } from '../sign-in/secret-tokens.js';
 import { adminScope } from './admin-tokens.js';
 import type { AccessTokenVerifier } from '../oauth/access-tokens.js';
 

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Metrics } from '../observability/metrics.js';
 import type { Runtime } from '../runtime.js';
 import { buildAdminApp, type AdminPlugin } from './app.js';
 import { ADMIN_PLUGINS } from './plugins.js';
@@ -8,7 +9,7 @@ import { ADMIN_PLUGINS } from './plugins.js';
  * ADMIN_PORT=off), logging its address; a taken port stops the start-up with one clear line.
  */
 export async function listenForAdmin(
-  runtime: Runtime,
+  runtime: Runtime & { metrics?: Metrics },
   log: FastifyBaseLogger,
   plugins: readonly AdminPlugin[] = ADMIN_PLUGINS,
 ): Promise<FastifyInstance | undefined> {

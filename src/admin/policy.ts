@@ -7,9 +7,10 @@ export const SETUP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 export const SESSION_TTL_SECONDS = 8 * 60 * 60;
 
 /**
- * Failed sign-ins are counted per account (whoever tries) and per source address (whatever
- * account), in fixed 15-minute windows (the limits: ADMIN_SIGN_IN_FAILURES_ACCOUNT, default 5,
- * and ADMIN_SIGN_IN_FAILURES_ADDRESS, default 20): the owner of an account under attack waits
- * at most a window.
+ * Failed sign-ins are counted per account from one address (or from one known device) and per
+ * source address (whatever account), in fixed 15-minute windows (the limits:
+ * ADMIN_SIGN_IN_FAILURES_ACCOUNT, default 5, and ADMIN_SIGN_IN_FAILURES_ADDRESS, default 20);
+ * an account's failures from all addresses are reported at ADMIN_SIGN_IN_GUESSING_ALERT
+ * (default 20), never refused: a stranger cannot lock the owner out.
  */
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;

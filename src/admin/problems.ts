@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiProblem } from '../errors.js';
 import { StoreConflictError } from '../store/conflicts.js';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../ops/database-unavailable.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../observability/database-unavailable.js';
 import { redactSecrets } from '../http/log-redaction.js';
 
 /**
@@ -76,6 +77,10 @@ export function registerAdminErrors(app: FastifyInstance): void {
     if (error instanceof StoreConflictError) {
       const status = CONFLICT_STATUS[error.code];
       return reply.code(status).send(body(status, error.code.replace(/_/g, '-'), error.message));
+    }
+    // A rule shared with the public API (a delivery log's cursor) refuses with its own code and detail.
+    if (error instanceof ApiProblem && error.status < 500) {
+      return reply.code(error.status).send(body(error.status, error.code, error.detail));
     }
     if (error.validation) {
       return reply.code(400).send(body(400, 'invalid-request', redactSecrets(validationDetail(error))));

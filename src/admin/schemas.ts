@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ADMIN_ROLES, type Admin } from '../store/admins.js';
-import { isoTime } from '../cli/output.js';
+import { isoTime } from '../iso-time.js';
 
 /** Schemas of the admin API: each validates, types, serializes and documents one shape. */
 
@@ -37,7 +37,7 @@ export const adminView = (a: Admin): Static<typeof AdminView> => ({
   role: a.role,
   passwordSet: a.passwordSet,
   totpEnabled: a.totpEnabled,
-  createdAt: isoTime(a.createdAt)!,
+  createdAt: isoTime(a.createdAt),
 });
 
 export const Me = Type.Object(

@@ -1,18 +1,20 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { GuessingThrottle, guessingReporter, type Checked } from '../access/guessing-throttle.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
-import { limitedAddress } from '../http/limited-address.js';
-import type { Store } from '../store/store.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { Store } from '../store/open-store.js';
 import { actorOf, type Admin } from '../store/admins.js';
 import { emailKey } from '../store/email.js';
-import { callerOf, sessionCookieName, sessionCookieOptions } from './caller.js';
-import { decoyHash, hashPassword, passwordProblem, verifyPassword } from './passwords.js';
+import { callerOf, isHttps, sessionCookieName, sessionCookieOptions } from './caller.js';
+import { DeviceCookies, DEVICE_COOKIE_TTL_SECONDS } from '../sign-in/device-cookies.js';
+import { decoyHash, hashPassword, passwordProblem, verifyPassword } from '../sign-in/passwords.js';
 import { SESSION_TTL_SECONDS, SIGN_IN_WINDOW_SECONDS } from './policy.js';
 import { adminProblems } from './problems.js';
 import { AdminView, Me, SetupBody, SignInBody, TotpConfirmBody, TotpEnrolment, adminResponses, adminView } from './schemas.js';
-import { acceptedTotpStep, newTotpSecret } from './totp.js';
-import { newAdminToken, tokenHash } from './tokens.js';
+import { acceptedTotpStep, newTotpSecret } from '../sign-in/totp.js';
+import { newSecretToken, tokenHash } from '../sign-in/secret-tokens.js';
 import { emailField } from './fields.js';
 import { Type } from '@sinclair/typebox';
 
@@ -21,14 +23,34 @@ export interface SessionRouteDeps {
   store: Store;
   clock: Clock;
   rateLimiter: RateLimiter;
+  metrics: Metrics;
 }
 
 const TAGS = ['Session'];
 
+/** Sign-in guessing is throttled per address and per (account, address or device); see src/access/guessing-throttle.ts. */
+function signInThrottle(deps: SessionRouteDeps): GuessingThrottle {
+  const limits = deps.config.admin ?? { signInFailuresPerAccount: 5, signInFailuresPerAddress: 20, signInGuessingAlert: 20 };
+  return new GuessingThrottle(
+    'admin-sign-in',
+    {
+      windowSeconds: SIGN_IN_WINDOW_SECONDS,
+      failuresPerAddress: limits.signInFailuresPerAddress,
+      failuresPerAccountAndAddress: limits.signInFailuresPerAccount,
+      alertAfterAccountFailures: limits.signInGuessingAlert,
+    },
+    { rateLimiter: deps.rateLimiter, report: guessingReporter({ metrics: deps.metrics, audit: deps.store.audit }) },
+  );
+}
+
 /** Setting a password through a setup link, signing in and out, who am I, and TOTP enrolment. */
-export function registerSignInRoutes(app: FastifyInstance, deps: SessionRouteDeps): void {
-  const { config, store, clock, rateLimiter } = deps;
+export async function registerSignInRoutes(app: FastifyInstance, deps: SessionRouteDeps): Promise<void> {
+  const { config, store, clock } = deps;
   const cookieName = sessionCookieName(config);
+  // `__Host-` over https, as the session cookie is.
+  const deviceCookie = isHttps(config) ? '__Host-admin_device' : 'admin_device';
+  const devices = await DeviceCookies.load(store.settings, 'admin');
+  const throttle = signInThrottle(deps);
 
   app.post<{ Body: SetupBody }>(
     '/admin/api/setup',
@@ -57,7 +79,8 @@ export function registerSignInRoutes(app: FastifyInstance, deps: SessionRouteDep
       schema: {
         summary: 'Sign in: sets the session cookie and returns the CSRF token',
         description:
-          'Failed attempts are throttled per account and per address (429 with Retry-After). When the account has TOTP on, ' +
+          'Failed attempts are throttled per address and per account from one address, or per device for a browser that signed in to ' +
+          'the account before (its device cookie); never per account alone (429 with Retry-After). When the account has TOTP on, ' +
           'the answer without totpCode is 401 totp-required.',
         tags: TAGS,
         security: [],
@@ -67,41 +90,35 @@ export function registerSignInRoutes(app: FastifyInstance, deps: SessionRouteDep
     },
     async (request, reply) => {
       const email = emailField('email', request.body.email);
-      const admin = await throttled(request, emailKey(email), () => checkSignIn(email, request.body.password, request.body.totpCode));
-      const sessionId = newAdminToken();
-      const csrfToken = newAdminToken();
-      await store.admins.createSession({ idHash: tokenHash(sessionId), adminId: admin.id, csrfToken, expiresAt: clock.now() + SESSION_TTL_SECONDS * 1000 }, admin);
+      const account = emailKey(email);
+      const now = clock.now();
+      const device = devices.deviceOf(request.cookies[deviceCookie], account, now);
+      const admin = await throttle.checkPassword(
+        { address: request.ip, account, device, log: request.log },
+        () => checkSignIn(email, request.body.password, request.body.totpCode),
+        adminProblems.throttled,
+      );
+      const sessionId = newSecretToken();
+      const csrfToken = newSecretToken();
+      await store.admins.createSession({ idHash: tokenHash(sessionId), adminId: admin.id, csrfToken, expiresAt: now + SESSION_TTL_SECONDS * 1000 }, admin);
       reply.setCookie(cookieName, sessionId, sessionCookieOptions(config, SESSION_TTL_SECONDS));
+      reply.setCookie(deviceCookie, devices.issue(account, now, device), sessionCookieOptions(config, DEVICE_COOKIE_TTL_SECONDS));
       return { admin: adminView(admin), workspaces: await store.admins.assignedWorkspaces(admin.id), csrfToken };
     },
   );
 
-  /** Counts the attempt up front (so parallel guesses cannot slip past) and takes it back when it succeeds. */
-  async function throttled(request: FastifyRequest, accountKey: string, attempt: () => Promise<Admin>): Promise<Admin> {
-    const limits = config.admin ?? { signInFailuresPerAccount: 5, signInFailuresPerAddress: 20 };
-    const keys = [
-      [`admin-sign-in:account:${accountKey}`, limits.signInFailuresPerAccount],
-      [`admin-sign-in:address:${limitedAddress(request.ip)}`, limits.signInFailuresPerAddress],
-    ] as const;
-    const decisions = await Promise.all(keys.map(([key, limit]) => rateLimiter.hit(key, limit, SIGN_IN_WINDOW_SECONDS)));
-    const refused = decisions.filter((d) => !d.allowed);
-    if (refused.length > 0) throw adminProblems.throttled(Math.max(...refused.map((d) => d.resetSeconds)));
-    const admin = await attempt();
-    await Promise.all(keys.map(([key]) => rateLimiter.refund(key, SIGN_IN_WINDOW_SECONDS)));
-    return admin;
-  }
-
-  async function checkSignIn(email: string, password: string, totpCode: string | undefined): Promise<Admin> {
+  async function checkSignIn(email: string, password: string, totpCode: string | undefined): Promise<Checked<Admin>> {
     const found = await store.admins.findAdminForSignIn(email);
     // An unknown account (or one not set up) costs a hash too, so timing does not tell which accounts exist.
     const passwordOk = await verifyPassword(password, found?.passwordHash ?? (await decoyHash()));
-    if (!found?.passwordHash || !passwordOk) throw adminProblems.badSignIn();
+    const refused = { ok: false as const, refusal: adminProblems.badSignIn(), accountExists: found !== null };
+    if (!found?.passwordHash || !passwordOk) return refused;
     if (found.totpSecret) {
-      if (totpCode === undefined) throw adminProblems.totpRequired();
+      if (totpCode === undefined) return { ok: false, refusal: adminProblems.totpRequired(), accountExists: true, rightCredential: true };
       const step = acceptedTotpStep(found.totpSecret, found.email, totpCode, clock.now());
-      if (step === null || !(await store.admins.recordTotpStep(found.id, step))) throw adminProblems.badSignIn();
+      if (step === null || !(await store.admins.recordTotpStep(found.id, step))) return refused;
     }
-    return found;
+    return { ok: true, value: found };
   }
 
 }

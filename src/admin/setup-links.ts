@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Admin, AdminRole } from '../store/admins.js';
-import type { Actor, Store } from '../store/store.js';
+import type { Actor } from '../store/store.js';
+import type { Store } from '../store/open-store.js';
 import { SETUP_LINK_TTL_MS } from './policy.js';
-import { newAdminToken, tokenHash } from './tokens.js';
+import { newSecretToken, tokenHash } from '../sign-in/secret-tokens.js';
 
 export interface SetupLink {
   admin: Admin;
@@ -25,7 +26,7 @@ export async function createAdminWithLink(
   input: { email: string; role: AdminRole },
   by: Actor,
 ): Promise<SetupLink> {
-  const token = newAdminToken();
+  const token = newSecretToken();
   const expiresAt = deps.clock.now() + SETUP_LINK_TTL_MS;
   const admin = await deps.store.admins.createAdmin({ id: randomUUID(), ...input, setupTokenHash: tokenHash(token), setupExpiresAt: expiresAt }, by);
   return { admin, setupLink: linkOf(deps.config, token), expiresAt };
@@ -33,7 +34,7 @@ export async function createAdminWithLink(
 
 /** A new setup link for an existing admin: the earlier link stops working. */
 export async function renewSetupLink(deps: { config: Config; store: Store; clock: Clock }, email: string, by: Actor): Promise<SetupLink> {
-  const token = newAdminToken();
+  const token = newSecretToken();
   const expiresAt = deps.clock.now() + SETUP_LINK_TTL_MS;
   const admin = await deps.store.admins.renewSetupLink(email, tokenHash(token), expiresAt, by);
   return { admin, setupLink: linkOf(deps.config, token), expiresAt };

@@ -1,5 +1,4 @@
 import type { Clock } from '../clock.js';
-import type { Database } from '../store/database.js';
 import type { ChangeFeed } from './change-feed.js';
 
 /**
@@ -21,7 +20,7 @@ export class ChangeWatcher {
   readonly hearsEveryCommit: boolean;
 
   constructor(
-    private readonly database: Pick<Database, 'externalChangeVersion'>,
+    private readonly database: { externalChangeVersion?(): number },
     feed: ChangeFeed,
   ) {
     feed.subscribe(() => this.epoch++);

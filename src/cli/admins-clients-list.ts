@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { adminClientJson } from './admins-view.js';
 import { withRuntime } from './context.js';
-import { emit, isoTime, JSON_FLAG, JSON_FLAG_HELP, table, type OutputOptions } from './output.js';
+import { emit, JSON_FLAG, JSON_FLAG_HELP, table, type OutputOptions } from './output.js';
+import { isoTime } from '../iso-time.js';
 
 /** `admins clients list`: every admin API client, never its secret. */
 export function registerAdminsClientsListCommand(clients: Command): void {
@@ -19,7 +20,7 @@ export function registerAdminsClientsListCommand(clients: Command): void {
             { header: 'ADMIN', value: (c) => c.admin.email },
             { header: 'ROLE', value: (c) => c.admin.role },
             { header: 'STATUS', value: (c) => (c.revokedAt === null ? 'active' : 'revoked') },
-            { header: 'CREATED', value: (c) => isoTime(c.createdAt)! },
+            { header: 'CREATED', value: (c) => isoTime(c.createdAt) },
           ],
           'no admin API clients',
         ),

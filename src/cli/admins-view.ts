@@ -1,7 +1,8 @@
 import { setupLinkUnavailable, type SetupLink } from '../admin/setup-links.js';
 import type { Runtime } from '../runtime.js';
 import type { Admin, AdminClient } from '../store/admins.js';
-import { CliError, isoTime } from './output.js';
+import { CliError } from './output.js';
+import { isoTime } from '../iso-time.js';
 
 /** How the `admins` commands show admin accounts, their setup links and their API clients. */
 

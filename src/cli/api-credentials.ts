@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { ResultsClient, type ApiForm, type ResultsClientOptions } from '@results-api/client';
 import { CliError, usageError } from './output.js';
+import { readStdin } from './stdin.js';
 
 /**
  * Where the API-user commands (`token`, `sessions export`) find their client credentials:
@@ -163,8 +164,3 @@ function reason(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}

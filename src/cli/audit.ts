@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { AUDIT_ACTION_RULE, DEFAULT_AUDIT_LIMIT, isAuditActionFilter, listAudit, MAX_AUDIT_LIMIT } from '../operations/audit.js';
+import { isoTime } from '../iso-time.js';
 import { AUDIT_ACTIONS, type AuditFilter } from '../store/audit-log.js';
 import { positiveIntegerArgument, sinceArgument } from './arguments.js';
 import { endpointOptions, perform, type EndpointOptions } from './endpoint.js';
@@ -20,7 +21,7 @@ const detailsText = (details: Record<string, unknown>): string => (Object.keys(d
 function auditQuery(filter: AuditFilter): string {
   const query = new URLSearchParams();
   if (filter.limit !== undefined) query.set('limit', String(filter.limit));
-  if (filter.since !== undefined) query.set('since', new Date(filter.since).toISOString());
+  if (filter.since !== undefined) query.set('since', isoTime(filter.since));
   for (const key of ['action', 'actor', 'subject'] as const) if (filter[key] !== undefined) query.set(key, filter[key]);
   return query.toString();
 }

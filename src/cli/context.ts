@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import { loadConfig, type Config } from '../config.js';
-import type { Outage } from '../ops/outage.js';
+import type { Outage } from '../observability/outage.js';
 import type { Runtime } from '../runtime.js';
 import type { Actor } from '../store/store.js';
 

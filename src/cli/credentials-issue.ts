@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { issueCredential } from '../operations/credentials.js';
-import { SERVER_SCOPES } from '../oauth/scope-names.js';
+import { SERVER_SCOPES } from '../scope-names.js';
 import { emailArgument } from './arguments.js';
 import { endpointOptions, perform, type EndpointOptions } from './endpoint.js';
 import { emit, JSON_FLAG, JSON_FLAG_HELP, type OutputOptions } from './output.js';

@@ -1,15 +1,17 @@
 import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { Command } from 'commander';
 import { DEMO_DETAIL_GROUPS, DEMO_DETAIL_TASKS, withDemoDetails } from '../details/demo-details.js';
-import { generateClientId, generateClientSecret } from '../oauth/client-secrets.js';
 import type { Runtime } from '../runtime.js';
-import { emailKey } from '../store/email.js';
+import { parseTestPlan } from '../plans/test-plan.js';
 import type { Actor, SessionInput, TestPlan } from '../store/store.js';
 import { demoTranscripts } from '../transcripts/demo-transcripts.js';
 import { seedDemoVideo } from '../media/demo-video.js';
 import { seedDemoClipAndReel } from '../clips/demo-clips.js';
 import { withRuntime } from './context.js';
 import { SECRET_SHOWN_ONCE, secretLines } from './secret-lines.js';
+import { demoCredential, savedCredential, type DemoCredential } from './demo-credential.js';
+import { generateDemoData, generatedText, generateOptions, type GeneratedSummary, type GenerateOptions } from './demo-generate.js';
 import { checkDemoServer, demoUrls, parseServerUrl, type DemoUrls } from './demo-server.js';
 import { emit, JSON_FLAG, JSON_FLAG_HELP, type OutputOptions } from './output.js';
 
@@ -21,8 +23,11 @@ export const DEMO_PRODUCT_TYPE = 'THINK_OUT_LOUD';
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_SESSION_COUNT = 60;
 
-/** A small test plan, so the Legacy (v1) study shows tasks and task groups. */
-export const DEMO_TEST_PLAN: TestPlan = {
+/**
+ * A small test plan, so the Legacy (v1) study shows tasks and task groups. Written with
+ * readable ids, as a plan file may be; the plan stored and served has the UUIDs they stand for.
+ */
+const DEMO_PLAN_FILE = {
   id: 'demo-checkout-plan',
   shortTest: false,
   taskGroups: [
@@ -53,18 +58,22 @@ export const DEMO_TEST_PLAN: TestPlan = {
     ...DEMO_DETAIL_TASKS,
   ],
 };
+export const DEMO_TEST_PLAN: TestPlan = parseTestPlan(DEMO_PLAN_FILE, DEMO_TEST_ID);
 
 /** What `demo --json` prints: everything a script needs to call the API. */
-export interface DemoResult {
-  clientId: string;
-  clientSecret: string;
+export interface DemoResult extends DemoCredential {
   testId: string;
   workspaceId: string;
   authUrl: string;
   baseUrl: string;
   authorizationServerId: string;
-  /** The demo user's earlier credentials this run revoked (their secrets no longer work). */
-  revokedClientIds: string[];
+  /** The session with the video, clip and highlight reel: the newest completed one, first in the list. */
+  mediaSessionId: string;
+  /** Null without ffmpeg (no video, so nothing to cut). */
+  clipId: string | null;
+  reelId: string | null;
+  /** Only with --sessions, --tests or --seed: the generated tests, and how fast their sessions were written. */
+  generated?: GeneratedSummary;
 }
 
 /** A stable UUID (version 4 layout) derived from a name, so re-running demo changes nothing. */
@@ -104,11 +113,23 @@ export function demoSessions(): SessionInput[] {
   });
 }
 
-/** The demo session that has a video: the first one (completed, the oldest). */
-export const demoVideoSessionId = (): string => demoSessions()[0]!.sessionId;
+/**
+ * The demo session with the video, clip and highlight reel: the newest completed one, which
+ * the list shows first (newest first; sessions of one startTime by sessionId, descending).
+ */
+export function demoVideoSessionId(): string {
+  const completed = demoSessions().filter((s) => s.status === 'COMPLETE');
+  completed.sort((a, b) => b.startTime - a.startTime || (a.sessionId < b.sessionId ? 1 : -1));
+  return completed[0]!.sessionId;
+}
 
-/** Seeds (or tops up) the demo data and issues the demo user a fresh credential. */
-async function seedDemo(rt: Runtime, by: Actor, urls: DemoUrls): Promise<DemoResult> {
+/** Seeds (or tops up) the demo data, and keeps the demo user's saved credential working or issues a fresh one. */
+async function seedDemo(
+  rt: Runtime,
+  by: Actor,
+  input: { urls: DemoUrls; credential: Parameters<typeof demoCredential>[2]; generate: GenerateOptions | undefined },
+): Promise<DemoResult> {
+  const { urls, credential } = input;
   const { store } = rt;
   const workspace =
     (await store.directory.getWorkspace(DEMO_WORKSPACE_ID)) ??
@@ -131,35 +152,24 @@ async function seedDemo(rt: Runtime, by: Actor, urls: DemoUrls): Promise<DemoRes
       },
       by,
     ));
-  // A demo seeded before details existed gets the plan its details are checked against.
-  if (test.plan?.tasks.length !== DEMO_TEST_PLAN.tasks.length) await store.directory.setTestPlan(test.id, DEMO_TEST_PLAN, by);
+  // A demo seeded before details existed, or before its plan's ids were UUIDs, gets the plan its details are checked against.
+  if (!isDeepStrictEqual(test.plan, DEMO_TEST_PLAN)) await store.directory.setTestPlan(test.id, DEMO_TEST_PLAN, by);
   await store.sessions.importSessions(test.id, withDemoDetails(demoSessions(), DEMO_TEST_PLAN), by);
   await store.transcripts.importTranscripts(test.id, demoTranscripts(DEMO_TEST_PLAN, demoSessions()), by);
   if (!(await seedDemoVideo(rt, demoVideoSessionId(), by))) process.stderr.write('warning: ffmpeg is not installed, so the demo session has no video (apt-get install ffmpeg)\n');
-  await seedDemoClipAndReel(rt, demoVideoSessionId(), by);
-
-  // The secret of an earlier run is not stored anywhere, so the only way to print one that
-  // works is to replace the credential.
-  const revokedClientIds: string[] = [];
-  for (const c of await store.credentials.listCredentials()) {
-    if (emailKey(c.email) === emailKey(DEMO_EMAIL) && c.revokedAt === null) {
-      await store.credentials.revokeCredential(c.clientId, by);
-      revokedClientIds.push(c.clientId);
-    }
-  }
-  const clientId = generateClientId();
-  const clientSecret = generateClientSecret();
-  await store.credentials.createCredential({ clientId, email: DEMO_EMAIL, secretHash: rt.hasher.hash(clientSecret) }, by);
-
+  const media = await seedDemoClipAndReel(rt, demoVideoSessionId(), by);
+  const generated = input.generate && (await generateDemoData(rt, by, { workspaceId: workspace.id, planFile: DEMO_PLAN_FILE, options: input.generate }));
   return {
-    clientId,
-    clientSecret,
+    ...(await demoCredential(rt, user, credential, by)),
     testId: test.id,
     workspaceId: workspace.id,
     authUrl: urls.authUrl,
     baseUrl: urls.baseUrl,
     authorizationServerId: rt.servers.custom.id,
-    revokedClientIds,
+    mediaSessionId: demoVideoSessionId(),
+    clipId: media?.clipId ?? null,
+    reelId: media?.reelId ?? null,
+    ...(generated ? { generated } : {}),
   };
 }
 
@@ -199,11 +209,22 @@ export function demoCurlCommands(d: DemoResult): { formA: string; formB: string 
   };
 }
 
-/** Which earlier credential the fresh one replaces, in a sentence. */
-const replacedText = (d: DemoResult): string =>
-  d.revokedClientIds.length === 0
+/** Whether the credential was kept, or which earlier one the fresh one replaces, in a sentence. */
+function credentialText(d: DemoResult): string {
+  if (d.keptSavedCredential) return 'kept: the saved one still works; `demo --new-credential` replaces it';
+  return d.revokedClientIds.length === 0
     ? 'the first demo credential'
     : `replacing ${d.revokedClientIds.join(', ')}, now revoked: ${d.revokedClientIds.length === 1 ? 'its secret no longer works' : 'their secrets no longer work'}`;
+}
+
+/** Where the video, clip and reel are, so nobody has to ask every session for its video. */
+const mediaText = (d: DemoResult): string =>
+  d.clipId === null
+    ? `Session ${d.mediaSessionId} (the newest completed one, first in the list) would have the video, clip and highlight reel; without ffmpeg there are none.`
+    : [
+        `Session ${d.mediaSessionId} (the newest completed one, first in the list) has the video, the clip ${d.clipId}`,
+        `and the highlight reel ${d.reelId} of that clip (cut by the running server; a few seconds after it starts).`,
+      ].join('\n');
 
 function demoText(d: DemoResult, serverProblem: string | undefined): string {
   const { formA, formB } = demoCurlCommands(d);
@@ -212,7 +233,10 @@ function demoText(d: DemoResult, serverProblem: string | undefined): string {
     `test "${DEMO_TEST_TITLE}" (${d.testId}) with ${DEMO_SESSION_COUNT} sessions (the API lists the ${DEMO_COMPLETED_COUNT} completed ones),`,
     `API user ${DEMO_EMAIL} (a member of the workspace).`,
     '',
-    `Client credentials of ${DEMO_EMAIL} (${replacedText(d)}):`,
+    mediaText(d),
+    '',
+    ...(d.generated ? [generatedText(d.generated), ''] : []),
+    `Client credentials of ${DEMO_EMAIL} (${credentialText(d)}):`,
     '',
     secretLines(d.clientId, d.clientSecret),
     '',
@@ -230,18 +254,27 @@ function demoText(d: DemoResult, serverProblem: string | undefined): string {
   ].join('\n');
 }
 
+type DemoOptions = OutputOptions & { url?: string; config?: string; newCredential?: boolean; sessions?: string; tests?: string; seed?: string };
+
 /** `demo`: everything needed to try the API in one command. */
 export function registerDemo(program: Command): void {
   program
     .command('demo')
     .description(
-      'seed a demo workspace, test, sessions and API user; print fresh credentials (revoking the earlier demo credential) and curl commands for the running server',
+      'seed a demo workspace, test, sessions and API user; print the API user\'s credentials (the saved ones while they work, else fresh ones, revoking the earlier) and curl commands for the running server',
     )
     .option('--url <url>', "the running server's address, as it logged it (default: PUBLIC_URL, or http://localhost:<PORT>)")
+    .option('--config <file>', 'the credentials file whose demo credential is kept while it works (default: ~/.config/results-api/credentials.json)')
+    .option('--new-credential', 'issue a fresh credential even when the saved one works, revoking it')
+    .option('--sessions <n>', 'also generate N sessions (default 1000 when --tests or --seed is given), spread over the generated tests')
+    .option('--tests <m>', 'how many tests the generated sessions are spread over (default 1)')
+    .option('--seed <s>', 'the seed the generated data follows from: the same seed, the same data (default 1)')
     .option(JSON_FLAG, JSON_FLAG_HELP)
-    .action(async (options: OutputOptions & { url?: string }) => {
+    .action(async (options: DemoOptions) => {
       if (options.url !== undefined) parseServerUrl(options.url); // a mistake is refused before anything changes
-      const result = await withRuntime((rt, by) => seedDemo(rt, by, demoUrls(rt.config, options.url)));
+      const generate = generateOptions(options);
+      const credential = { saved: await savedCredential(options.config), fresh: options.newCredential === true };
+      const result = await withRuntime((rt, by) => seedDemo(rt, by, { urls: demoUrls(rt.config, options.url), credential, generate }));
       const serverProblem = await checkDemoServer(result, result.authorizationServerId);
       // Said on stderr as well, so that `demo --json > file` does not replace a credential silently.
       if (options.json && result.revokedClientIds.length > 0) {

@@ -18,10 +18,12 @@ export function registerMigrate(program: Command): void {
       try {
         const { applied } = await store.database.migrate();
         const cues = await store.transcripts.storeMissingCues();
-        emit(options, { applied, transcriptCues: { stored: cues.stored, unreadableSessions: cues.unreadable } }, () =>
+        const searchIndexed = await store.search.indexBacklog();
+        emit(options, { applied, transcriptCues: { stored: cues.stored, unreadableSessions: cues.unreadable }, searchIndexed }, () =>
           [
             applied.length === 0 ? 'the database is up to date' : `applied migration${applied.length === 1 ? '' : 's'} ${applied.join(', ')}`,
             ...(cues.stored > 0 ? [`stored the cues of ${cues.stored} transcript${cues.stored === 1 ? '' : 's'} imported before cues were stored`] : []),
+            ...(searchIndexed > 0 ? [`indexed the transcripts and answers of ${searchIndexed} session${searchIndexed === 1 ? '' : 's'} for search`] : []),
             ...cues.unreadable.map((id) => `the transcript of session ${id} is not WebVTT as this version reads it: it has no cues until imported again`),
           ].join('\n'),
         );

@@ -1,7 +1,7 @@
 import { CommanderError } from 'commander';
 import { ResultsApiError, ResultsNetworkError } from '@results-api/client';
 import { ConfigError } from '../config.js';
-import { isDatabaseUnavailable } from '../ops/database-unavailable.js';
+import { isDatabaseUnavailable } from '../observability/database-unavailable.js';
 import { StoreConflictError } from '../store/conflicts.js';
 
 /**
@@ -51,9 +51,6 @@ export function table<T>(rows: readonly T[], columns: readonly Column<T>[], empt
   return cells.map((line) => line.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
 }
 
-/** Times are epoch milliseconds inside; outside they are ISO 8601 UTC. */
-export const isoTime = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-
 /** Prints an error the one way and returns the exit code to use. */
 export function reportError(err: unknown): number {
   // Commander has already printed its own `error: ...` line (and help when asked for).
@@ -61,8 +58,16 @@ export function reportError(err: unknown): number {
   const { message, exitCode, details } = describeError(err);
   for (const line of details) process.stderr.write(`${line}\n`);
   process.stderr.write(`error: ${message}\n`);
+  if (err instanceof ResultsApiError && err.oauth?.error === 'invalid_client') process.stderr.write(INVALID_CLIENT_SOURCES);
   return exitCode;
 }
+
+/** After a refused client: where this CLI took the credentials from, and how to see whether they still hold. */
+const INVALID_CLIENT_SOURCES =
+  'hint: the client id and secret came from --client-secret-stdin, RESULTS_API_CLIENT_ID and RESULTS_API_CLIENT_SECRET, or the\n' +
+  '  credentials file (--config; default ~/.config/results-api/credentials.json), in that order; the server URL from\n' +
+  '  RESULTS_API_AUTH_URL or "authUrl" there. `results-api credentials list --email <user>` on the server shows whether\n' +
+  '  the credential was revoked or its secret rotated; `results-api credentials issue` makes a new one.\n';
 
 function describeError(err: unknown): { message: string; exitCode: number; details: readonly string[] } {
   if (err instanceof CliError) return { message: err.message, exitCode: err.exitCode, details: err.details };

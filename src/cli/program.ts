@@ -15,6 +15,7 @@ export const nouns: Readonly<Record<string, () => Promise<RegisterNoun>>> = {
   demo: async () => (await import('./demo.js')).registerDemo,
   users: async () => (await import('./users.js')).registerUsers,
   credentials: async () => (await import('./credentials.js')).registerCredentials,
+  apps: async () => (await import('./apps.js')).registerApps,
   workspaces: async () => (await import('./workspaces.js')).registerWorkspaces,
   members: async () => (await import('./members.js')).registerMembers,
   tests: async () => (await import('./tests.js')).registerTests,
@@ -22,12 +23,14 @@ export const nouns: Readonly<Record<string, () => Promise<RegisterNoun>>> = {
   transcripts: async () => (await import('./transcripts.js')).registerTranscripts,
   videos: async () => (await import('./videos.js')).registerVideos,
   token: async () => (await import('./token.js')).registerTokenCommand,
+  search: async () => (await import('./search.js')).registerSearchCommand,
   keys: async () => (await import('./keys.js')).registerKeys,
   audit: async () => (await import('./audit.js')).registerAudit,
   admins: async () => (await import('./admins.js')).registerAdmins,
   clips: async () => (await import('./clips.js')).registerClips,
   reels: async () => (await import('./reels.js')).registerReels,
   jobs: async () => (await import('./jobs.js')).registerJobs,
+  webhooks: async () => (await import('./webhooks.js')).registerWebhooks,
 };
 
 /** The program with `noun`'s commands, or every noun's when `noun` is not one. */

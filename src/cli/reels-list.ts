@@ -6,7 +6,7 @@ import { emit, JSON_FLAG, JSON_FLAG_HELP, table, type OutputOptions } from './ou
 
 type Options = OutputOptions & EndpointOptions;
 
-/** `reels list`: the highlight reels of a test, with their status. */
+/** `reels list`: the highlight reels of a test, with their status and the token the Legacy v1 operation finds each by. */
 export function registerReelsListCommand(reels: Command): void {
   endpointOptions(
     reels
@@ -22,6 +22,7 @@ export function registerReelsListCommand(reels: Command): void {
         list,
         [
           { header: 'REEL', value: (r) => r.reelId },
+          { header: 'TOKEN', value: (r) => r.token },
           { header: 'CLIPS', value: (r) => String(r.clipIds.length) },
           { header: 'DURATION_MS', value: (r) => String(r.durationMs) },
           { header: 'STATUS', value: (r) => r.status },

@@ -9,7 +9,7 @@ import { addCredentialOptions, openResultsClient, type CredentialFlags } from '.
 import { uuidArgument } from './arguments.js';
 import { CliError, emit, JSON_FLAG, usageError, type OutputOptions } from './output.js';
 import { ProgressBar } from './progress-bar.js';
-import { EXPORT_FORMATS, sessionEncoder, type ExportFormat } from './session-export-format.js';
+import { EXPORT_FORMATS, sessionEncoder, type ExportFormat } from '../details/session-export-format.js';
 
 type ExportOptions = CredentialFlags & OutputOptions & { test: string; format?: ExportFormat; out?: string; details?: boolean };
 
@@ -19,8 +19,9 @@ const WRITE_CHUNK = 64 * 1024;
 /**
  * `sessions export`: every session of a test, through the SDK's paging iterator (by offset,
  * or by the v1 cursor for a test beyond the offset listing's bound, so any size). Stdout
- * carries nothing but the data; the progress bar and the summary go to stderr, and only on
- * a terminal. With --out the file appears only once the export is complete.
+ * carries nothing but the data; the progress bar goes to stderr on a terminal, the summary to
+ * stderr with --out (always: a script logs it) or on a terminal. With --out the file appears
+ * only once the export is complete.
  */
 export function registerSessionsExportCommand(sessions: Command): void {
   addCredentialOptions(
@@ -45,7 +46,7 @@ export function registerSessionsExportCommand(sessions: Command): void {
     const progress = process.stderr.isTTY ? new ProgressBar(process.stderr, 'exporting') : undefined;
     const count = await exportSessions(client, testId, { format, out: options.out, progress, details: options.details === true });
     if (options.json) emit(options, { testId, sessions: count, out: options.out, format }, () => '');
-    else if (process.stderr.isTTY) {
+    else if (options.out !== undefined || process.stderr.isTTY) {
       process.stderr.write(`exported ${count} session${count === 1 ? '' : 's'} of test ${testId}${options.out ? ` to ${options.out}` : ''}\n`);
     }
   });

@@ -3,8 +3,8 @@ import { BadPlanError, MAX_PLAN_FILE_BYTES, parseTestPlan } from '../plans/test-
 import type { TestPlan } from '../store/store.js';
 import { CliError, EXIT_FAILURE, usageError } from './output.js';
 
-/** Reads and checks a test plan file before anything is opened or written. */
-export async function readTestPlanFile(path: string): Promise<TestPlan> {
+/** Reads and checks the test plan file of test `testId` before anything is opened or written. */
+export async function readTestPlanFile(path: string, testId: string): Promise<TestPlan> {
   let text: string;
   try {
     // Refused before reading: an oversized file is never loaded.
@@ -22,7 +22,7 @@ export async function readTestPlanFile(path: string): Promise<TestPlan> {
     throw new CliError(`${path} is not JSON: ${(error as Error).message}`, EXIT_FAILURE);
   }
   try {
-    return parseTestPlan(parsed);
+    return parseTestPlan(parsed, testId);
   } catch (error) {
     if (!(error instanceof BadPlanError)) throw error;
     throw new CliError(

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
+import { isoTime } from '../iso-time.js';
 import { createTest } from '../operations/directory.js';
 import { PRODUCT_TYPES, type TestInput } from '../store/store.js';
 import { emailArgument, nameArgument, uuidArgument } from './arguments.js';
@@ -13,7 +14,7 @@ const DEFAULT_PRODUCT_TYPE = 'SURVEY';
 /** The admin API's body for a new test: the command's checked values, times as ISO 8601. */
 const testBody = (input: Omit<TestInput, 'workspaceId'>) => ({
   ...input,
-  ...(input.orderedAt === undefined ? {} : { orderedAt: new Date(input.orderedAt).toISOString() }),
+  ...(input.orderedAt === undefined ? {} : { orderedAt: isoTime(input.orderedAt) }),
 });
 
 function productTypeArgument(value: string): string {
@@ -73,7 +74,7 @@ export function registerTestsCreateCommand(tests: Command): void {
         };
       }
       if (options.orderedAt !== undefined) input.orderedAt = timeArgument('--ordered-at', options.orderedAt);
-      if (options.plan !== undefined) input.plan = await readTestPlanFile(options.plan);
+      if (options.plan !== undefined) input.plan = await readTestPlanFile(options.plan, input.id);
       const test = await perform(
         options,
         async (rt, by) => createTest(rt, { ...input, workspaceId: await resolveWorkspace(rt.store.directory, workspace) }, by),

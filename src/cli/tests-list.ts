@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { COMPLETED_STATUS } from '../store/sessions.js';
+import { COMPLETED_STATUS } from '../store/store.js';
 import { listTests } from '../operations/directory.js';
 import { resolveWorkspace, resolveWorkspaceThrough, workspaceArgument, WORKSPACE_OPTION, WORKSPACE_OPTION_HELP } from './workspace-argument.js';
 import { ADMIN_CLIENT_ID_OPTION, ADMIN_CLIENT_SECRET_OPTION, ENDPOINT_OPTION, perform, type EndpointOptions } from './endpoint.js';

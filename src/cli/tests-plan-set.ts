@@ -22,7 +22,7 @@ export function registerTestsPlanCommands(tests: Command): void {
     .option(...ADMIN_CLIENT_SECRET_OPTION)
     .action(async (file: string, options: OutputOptions & EndpointOptions & { test: string }) => {
       const testId = uuidArgument('--test', options.test);
-      const testPlan = await readTestPlanFile(file);
+      const testPlan = await readTestPlanFile(file, testId);
       const test = await perform(options, (rt, by) => setTestPlan(rt, testId, testPlan, by), {
         method: 'PUT',
         path: `/admin/api/tests/${testId}/plan`,

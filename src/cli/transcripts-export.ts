@@ -24,8 +24,8 @@ export interface TranscriptExportResult {
  * `transcripts export`: the transcript of every completed session of a test, through the API
  * as the SDK's users would fetch them (the session listing, then each session's transcript),
  * one `<sessionId>.vtt` per session that has one. Each file appears whole or not at all
- * (written beside its name, then renamed); the progress bar and the summary go to stderr,
- * and only on a terminal.
+ * (written beside its name, then renamed); the progress bar goes to stderr on a terminal,
+ * the summary to stderr always (stdout carries --json only).
  */
 export function registerTranscriptsExportCommand(transcripts: Command): void {
   addCredentialOptions(
@@ -42,7 +42,7 @@ export function registerTranscriptsExportCommand(transcripts: Command): void {
     const progress = process.stderr.isTTY ? new ProgressBar(process.stderr, 'exporting transcripts') : undefined;
     const result = await exportTranscripts(client, testId, { out: options.out, progress });
     if (options.json) emit(options, { testId, ...result, out: options.out }, () => '');
-    else if (process.stderr.isTTY) {
+    else {
       process.stderr.write(
         `exported ${result.transcripts} transcript${result.transcripts === 1 ? '' : 's'} of test ${testId} to ${options.out} ` +
           `(${result.sessions - result.transcripts} of ${result.sessions} completed sessions have none)\n`,

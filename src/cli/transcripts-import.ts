@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { TranscriptInput } from '../store/transcripts.js';
 import { isUuid, uuidKey } from '../store/uuid.js';
-import { BadTranscriptError, checkWebVtt, MAX_TRANSCRIPT_BYTES } from '../transcripts/webvtt.js';
+import { BadTranscriptError, checkWebVtt, MAX_TRANSCRIPT_BYTES } from '../store/webvtt.js';
 import { uuidArgument } from './arguments.js';
 import { withRuntime } from './context.js';
 import { CliError, emit, JSON_FLAG, JSON_FLAG_HELP, usageError, type OutputOptions } from './output.js';

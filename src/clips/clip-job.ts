@@ -65,5 +65,6 @@ export function clipJobHandler(deps: { clips: ClipRepository; videos: VideoRepos
     } finally {
       await rm(work, { recursive: true, force: true });
     }
+    return (tx) => deps.clips.recordGenerated(tx, clip);
   };
 }

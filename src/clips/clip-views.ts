@@ -38,6 +38,7 @@ export async function testReels(reels: Pick<ReelRepository, 'listReels' | 'count
   return {
     reels: list.map((r) => ({
       uuid: r.id,
+      highlightReelToken: r.token,
       name: r.name,
       durationMs: r.durationMs,
       lastUpdatedAtMs: r.updatedAt,

@@ -12,7 +12,7 @@ import type { MediaStorage } from '../media/storage/media-storage.js';
 import { problemResponse } from '../results/responses.js';
 import { clipObjectKey, clipPosterKey } from '../store/clips.js';
 import { reelObjectKey, reelPosterKey } from '../store/reels.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/open-store.js';
 
 /** Where the embeddable player pages are served: `/player/clip/<clipUuid>` and `/player/highlightreel/<reelId>`. */
 export const PLAYER_PATH = '/player';

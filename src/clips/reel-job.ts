@@ -84,5 +84,6 @@ export function reelJobHandler(deps: { reels: ReelRepository; clips: ClipReposit
     } finally {
       await rm(work, { recursive: true, force: true });
     }
+    return (tx) => deps.reels.recordGenerated(tx, reel);
   };
 }

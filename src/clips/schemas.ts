@@ -1,3 +1,4 @@
+import { EXTENSION } from '../docs/extension.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Uuid } from '../results/schemas.js';
 
@@ -112,6 +113,11 @@ export type ReelParams = Static<typeof ReelParams>;
 export const HighlightReel = Type.Object(
   {
     uuid: Type.String({ format: 'uuid', description: 'The highlight reel.' }),
+    highlightReelToken: Type.String({
+      pattern: '^[0-9a-f]{20}$',
+      description: 'Extension (not in the real contract): the token the Legacy v1 operation GET /usertesting/api/v1/highlightreel/{highlightReelToken} finds the reel by.',
+      ...EXTENSION,
+    }),
     name: Type.String({ description: 'The name its creator gave it.' }),
     durationMs: Type.Integer({ minimum: 0, description: 'Its length: the lengths of its clips added up, in milliseconds.' }),
     lastUpdatedAtMs: Type.Integer({ description: 'When it last changed, in epoch milliseconds.' }),

@@ -1,5 +1,5 @@
-import type { PlanTask, SessionInput, TaskGroup } from '../store/store.js';
-import { checkSessionDetails, storedDetails } from './session-details.js';
+import type { PlanTask, SessionInput, StoredDetails, TaskGroup } from '../store/store.js';
+import { checkSessionDetails, storedDetails, type SessionDetails } from './session-details.js';
 
 /**
  * What `demo` adds to its test plan and sessions for the details and QXscore endpoints: a
@@ -42,6 +42,8 @@ export const DEMO_DETAIL_TASKS: PlanTask[] = [
   { text: 'How likely are you to shop here again?', taskType: 'nps', taskGroupId: 'demo-main' },
 ];
 
+/** The demographic questions' ids: UUIDs, as the real service's are. */
+const DEMOGRAPHIC_QUESTION_IDS = { gender: '0d3b6c1e-2f4a-4b8e-9c1d-5e6f7a8b9c01', age: '0d3b6c1e-2f4a-4b8e-9c1d-5e6f7a8b9c02' };
 const GENDERS = ['Female', 'Male', 'Non-binary'];
 const AGES = ['18-24', '25-34', '35-44', '45-54'];
 const SEQUENCES = ['AB', 'BA'];
@@ -73,29 +75,67 @@ function answerOf(task: PlanTask, i: number, position: number): Record<string, u
   }
 }
 
-/** Demo sessions with details: every one but the screened-out, answered against `tasks`. */
-export function withDemoDetails(sessions: SessionInput[], plan: { id: string; tasks: PlanTask[]; taskGroups: TaskGroup[]; shortTest: boolean }): SessionInput[] {
-  return sessions.map((s, i) => {
+/**
+ * Participant `i`'s answers and demographics depend on `i` only modulo 11, 7, 5, 4, 3 and 2
+ * (see answerOf and below) and the choices' counts: they repeat every so many participants,
+ * so each distinct one is built and checked once per plan (a million sessions check a few
+ * thousand), and only the participant's id is the session's own.
+ */
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+const answerPeriod = (plan: { tasks: PlanTask[] }): number =>
+  plan.tasks.reduce((period, task) => {
+    const n = task.choices?.length ?? 1;
+    return (period * n) / gcd(period, n);
+  }, 11 * 7 * 5 * 4 * 3);
+const checkedByPlan = new WeakMap<object, Map<string, StoredDetails>>();
+
+/** The checked details of participant `i` of a session of `status`, made and checked once per plan. */
+function demoDetailsOf(plan: { id: string; tasks: PlanTask[]; taskGroups: TaskGroup[]; shortTest: boolean }, i: number, status: string): StoredDetails {
+  let checkedDetails = checkedByPlan.get(plan);
+  if (!checkedDetails) checkedByPlan.set(plan, (checkedDetails = new Map()));
+  const variant = i % answerPeriod(plan);
+  const key = `${variant}:${status}`;
+  const known = checkedDetails.get(key);
+  if (known) return known;
+  // An unfinished session has answered the first tasks only.
+  const reached = status === 'COMPLETE' ? plan.tasks.length : 3 + (variant % 5);
+  const raw = {
+    participant: {
+      participantId: null,
+      demographics: [
+        { id: DEMOGRAPHIC_QUESTION_IDS.gender, code: 'GENDER', label: 'What is your gender?', value: GENDERS[variant % GENDERS.length], type: 'DEMOGRAPHIC_QUESTION_TYPE_SINGLE' },
+        { id: DEMOGRAPHIC_QUESTION_IDS.age, code: 'AGE_GROUP', label: 'How old are you?', value: AGES[variant % AGES.length], type: 'DEMOGRAPHIC_QUESTION_TYPE_SINGLE' },
+      ],
+    },
+    taskGroups: status === 'COMPLETE' ? [{ taskGroupId: 'demo-compare', sequence: SEQUENCES[variant % 2] }] : [],
+    tasks: plan.tasks.slice(0, reached).map((task, p) => {
+      const answer = answerOf(task, variant, p + 1);
+      return { position: p + 1, startTimeMs: p * 45_000 + (variant % 7) * 1000, endTimeMs: (p + 1) * 45_000, skipped: answer === 'skip', answer: answer === 'skip' ? null : answer };
+    }),
+  };
+  const checked = checkSessionDetails(raw, plan);
+  // The demo's own data: a problem here is a bug in this file, not bad input.
+  if (!('details' in checked)) throw new Error(`demo details of participant ${i}: ${checked.problems.join('; ')}`);
+  const stored = storedDetails(checked.details);
+  checkedDetails.set(key, stored);
+  return stored;
+}
+
+/**
+ * Demo sessions with details: every one but the screened-out, answered against `tasks`. The
+ * `n`-th session (counted from `firstIndex`, for sessions made in batches) gets the `n`-th
+ * participant's answers.
+ */
+export function withDemoDetails(
+  sessions: SessionInput[],
+  plan: { id: string; tasks: PlanTask[]; taskGroups: TaskGroup[]; shortTest: boolean },
+  firstIndex = 0,
+): SessionInput[] {
+  return sessions.map((s, at) => {
     if (s.status === 'SCREENED_OUT') return s;
-    // An unfinished session has answered the first tasks only.
-    const reached = s.status === 'COMPLETE' ? plan.tasks.length : 3 + (i % 5);
-    const raw = {
-      participant: {
-        participantId: s.sessionId.replace(/^.{8}/, 'da7a0000'),
-        demographics: [
-          { id: 'demo-gender', code: 'GENDER', label: 'What is your gender?', value: GENDERS[i % GENDERS.length], type: 'DEMOGRAPHIC_QUESTION_TYPE_SINGLE' },
-          { id: 'demo-age', code: 'AGE_GROUP', label: 'How old are you?', value: AGES[i % AGES.length], type: 'DEMOGRAPHIC_QUESTION_TYPE_SINGLE' },
-        ],
-      },
-      taskGroups: s.status === 'COMPLETE' ? [{ taskGroupId: 'demo-compare', sequence: SEQUENCES[i % 2] }] : [],
-      tasks: plan.tasks.slice(0, reached).map((task, p) => {
-        const answer = answerOf(task, i, p + 1);
-        return { position: p + 1, startTimeMs: p * 45_000 + (i % 7) * 1000, endTimeMs: (p + 1) * 45_000, skipped: answer === 'skip', answer: answer === 'skip' ? null : answer };
-      }),
-    };
-    const checked = checkSessionDetails(raw, plan);
-    // The demo's own data: a problem here is a bug in this file, not bad input.
-    if (!('details' in checked)) throw new Error(`demo details of session ${i}: ${checked.problems.join('; ')}`);
-    return { ...s, details: storedDetails(checked.details) };
+    const { document, scoring } = demoDetailsOf(plan, firstIndex + at, s.status);
+    const details = document as SessionDetails;
+    const participant = { ...details.participant!, participantId: s.sessionId.replace(/^.{8}/, 'da7a0000') };
+    return { ...s, details: { document: { ...details, participant }, scoring } };
   });
 }

@@ -5,9 +5,9 @@ import { bodyBytes, sameBytes } from '../http/body-bytes.js';
 import type { SessionDetailsRepository } from '../store/session-details.js';
 import type { Test } from '../store/store.js';
 import { computeQxScores, qxGroupsOf } from './qx-score.js';
-import type { QxScoreResponse, SessionResultsV3Response } from './schemas.js';
+import type { QxScoreResponse, SessionResultsBody } from './schemas.js';
 import type { ScoringRow, SessionDetails } from './session-details.js';
-import { sessionResultsView } from './session-results-view.js';
+import { sessionResultsView, type DetailsVocabulary } from './session-results-view.js';
 
 /** Serialized bodies kept per process (details of ~10,000 sessions at ~2 KB each). */
 const BODY_CACHE_BYTES = 32 * 1024 * 1024;
@@ -30,20 +30,23 @@ export class SessionDetailsReader {
     this.bodies = new FreshCache(watcher, clock, { maxSize: BODY_CACHE_BYTES, sizeOf: (body) => body.length, sameValue: sameBytes });
   }
 
-  /** The body of GET /api/v3/sessionResults/{sessionId}. */
-  sessionResults(visible: VisibleSession, serialize: (body: SessionResultsV3Response) => string): Promise<Buffer> {
-    return this.bodies.get(`session ${visible.session.sessionId}`, async () => {
+  /** The body of GET /api/v3/sessionResults/{sessionId}, or in the help centre's vocabulary of GET /api/v2/sessionResults/{sessionId}. */
+  sessionResults(visible: VisibleSession, vocabulary: DetailsVocabulary, serialize: (body: SessionResultsBody) => string): Promise<Buffer> {
+    return this.bodies.get(`session ${vocabulary} ${visible.session.sessionId}`, async () => {
       const details = (await this.access.detailsOf(visible)) as SessionDetails | null;
-      return bodyBytes(serialize(sessionResultsView(visible.session, visible.test, details)));
+      return bodyBytes(serialize(sessionResultsView(visible.session, visible.test, details, vocabulary)));
     });
   }
 
   /** The body of GET /api/v2/testResults/{testId}/qxScores, computed from the completed sessions' answers. */
   qxScoreBody(test: Test, serialize: (body: QxScoreResponse) => string): Promise<Buffer> {
-    return this.bodies.get(`qx ${test.id}`, async () => {
-      const sessions = (await this.sessionDetails.listCompletedScoring(test.id)) as ScoringRow[][];
-      const qxScores = computeQxScores(test.plan, sessions);
-      return bodyBytes(serialize({ testId: test.id, qxScores, meta: { totalQxTasks: qxGroupsOf(test.plan).length, completes: sessions.length } }));
-    });
+    return this.bodies.get(`qx ${test.id}`, async () => bodyBytes(serialize(await this.qxScores(test))));
+  }
+
+  /** The QXscores of a test, computed from its completed sessions' answers (what qxScoreBody serializes). */
+  async qxScores(test: Test): Promise<QxScoreResponse> {
+    const sessions = (await this.sessionDetails.listCompletedScoring(test.id)) as ScoringRow[][];
+    const qxScores = computeQxScores(test.plan, sessions);
+    return { testId: test.id, qxScores, meta: { totalQxTasks: qxGroupsOf(test.plan).length, completes: sessions.length } };
   }
 }

@@ -1,5 +1,5 @@
 import type { SessionDetails, SessionWithDetails } from '@results-api/client';
-import { csvRecord, CSV_COLUMNS, summaryRecord, type ExportFormat } from '../cli/session-export-format.js';
+import { csvRecord, CSV_COLUMNS, summaryRecord, type ExportFormat } from './session-export-format.js';
 
 /**
  * A session's details as API responses carry them (GET /api/v3/sessionResults), turned back

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DETAILS_PLAN, detailsInput, OTHER_ANSWERS, PARTICIPANT_A, PARTICIPANT_B, PARTICIPANT_C } from '../../test/helpers/details.js';
+import { DETAILS_PLAN, detailsInput, groupId, OTHER_ANSWERS, PARTICIPANT_A, PARTICIPANT_B, PARTICIPANT_C } from '../../test/helpers/details.js';
 import { computeQxScores, sessionQxScore } from './qx-score.js';
 import { checkSessionDetails, scoringOf, type SessionDetails } from './session-details.js';
 
@@ -15,7 +15,7 @@ describe('computeQxScores', () => {
   it('the worked example: three participants, one skipping a navigational task and a question', () => {
     const [first] = computeQxScores(DETAILS_PLAN, [a, b, c].map(scoringOf));
     expect(first).toEqual({
-      taskGroupId: 'qx-1',
+      taskGroupId: groupId('qx-1'),
       label: 'QXscore 1',
       qxScore: 54.2,
       components: { behavioral: 50, attitudinal: 58.3 },
@@ -26,7 +26,7 @@ describe('computeQxScores', () => {
   it('a QX group without navigational tasks: behavioral and the score are null, attitudinal from what was answered', () => {
     const second = computeQxScores(DETAILS_PLAN, [a, b, c].map(scoringOf))[1];
     expect(second).toEqual({
-      taskGroupId: 'qx-2',
+      taskGroupId: groupId('qx-2'),
       label: 'QXscore 2',
       qxScore: null,
       components: { behavioral: null, attitudinal: 50 },
@@ -54,11 +54,11 @@ describe('computeQxScores', () => {
 
 describe('sessionQxScore (the QX_SCORE group response of one session)', () => {
   it('each participant of the worked example', () => {
-    expect([a, b, c].map((d) => sessionQxScore(DETAILS_PLAN, 'qx-1', d))).toEqual([81.3, 31.3, 43.8]);
+    expect([a, b, c].map((d) => sessionQxScore(DETAILS_PLAN, groupId('qx-1'), d))).toEqual([81.3, 31.3, 43.8]);
   });
   it('null for a group without navigational tasks, and without details', () => {
-    expect(sessionQxScore(DETAILS_PLAN, 'qx-2', a)).toBeNull();
-    expect(sessionQxScore(DETAILS_PLAN, 'qx-1', null)).toBeNull();
+    expect(sessionQxScore(DETAILS_PLAN, groupId('qx-2'), a)).toBeNull();
+    expect(sessionQxScore(DETAILS_PLAN, groupId('qx-1'), null)).toBeNull();
   });
 });
 

@@ -44,7 +44,7 @@ export const TaskGroupResponseBalancedComparison = Type.Object(
 export const TASK_GROUP_TYPES = ['QX_SCORE', 'BALANCED_COMPARISON', 'UNRECOGNIZED'] as const;
 export const TaskGroupItem = Type.Object(
   {
-    uuid: Type.String({ description: 'The task group (its id in the test plan).' }),
+    uuid: Type.String({ format: 'uuid', description: 'The task group (its id in the test plan).' }),
     type: Type.Unsafe<(typeof TASK_GROUP_TYPES)[number]>({ type: 'string', enum: [...TASK_GROUP_TYPES], description: "The task group's type; others are UNRECOGNIZED." }),
     response: Type.Union(
       [TaskGroupResponseQxScore, TaskGroupResponseBalancedComparison, Type.Null()],
@@ -61,63 +61,93 @@ export const TaskGroupItem = Type.Object(
 const AnswerPart = (title: string, properties: Record<string, TSchema>, description: string) =>
   Type.Optional(Type.Union([Type.Object(properties, { title, additionalProperties: false }), Type.Null()], { description }));
 const Success = { success: Type.Boolean({ description: 'Whether the participant completed the task.' }) };
-export const TaskAnswer = Type.Object(
-  {
-    blank: AnswerPart('BlankAnswer', {}, 'BLANK: an empty object.'),
-    ratingScale: AnswerPart('RatingScaleAnswer', { value: Type.Integer({ description: 'A point of the scale.' }) }, 'RATING_SCALE.'),
-    multipleChoice: AnswerPart(
-      'MultipleChoiceAnswer',
-      { selected: Type.Array(Type.String(), { description: 'The choices picked (one unless the task takes several).' }) },
-      'MULTIPLE_CHOICE.',
-    ),
-    image: AnswerPart('ImageAnswer', {}, 'IMAGE: an empty object.'),
-    nps: AnswerPart('NpsAnswer', { value: Type.Integer({ minimum: 0, maximum: 10 }) }, 'NPS: 0-10.'),
-    url: AnswerPart('UrlAnswer', Success, 'URL (a navigational task).'),
-    rankOrder: AnswerPart('RankOrderAnswer', { ranking: Type.Array(Type.String(), { description: 'Every choice, first ranked first.' }) }, 'RANK_ORDER.'),
-    written: AnswerPart('WrittenAnswer', { text: Type.String() }, 'WRITTEN (written or spoken responses).'),
-    figma: AnswerPart('FigmaAnswer', Success, 'FIGMA (a navigational task on a prototype).'),
-    matrix: AnswerPart(
-      'MatrixAnswer',
-      { rows: Type.Record(Type.String(), Type.String(), { description: 'The choice given for each row.' }) },
-      'MATRIX.',
-    ),
-  },
-  { title: 'TaskAnswerDto', description: 'The answer, under the key of the task\'s type (the other keys are left out).', additionalProperties: false },
-);
-
-export const TaskResponseData = Type.Object(
-  {
-    startTimeMs: Type.Number({ description: 'When the task started, in ms since the session started.' }),
-    endTimeMs: Type.Number({ description: 'When the task ended, in ms since the session started.' }),
-    skipped: Type.Boolean(),
-    answer: OrNull(TaskAnswer, 'null when skipped, or for a task type without an answer given.'),
-  },
-  { title: 'TaskResponseDataDto' },
-);
+const ANSWER_PARTS = {
+  blank: AnswerPart('BlankAnswer', {}, 'BLANK: an empty object.'),
+  ratingScale: AnswerPart('RatingScaleAnswer', { value: Type.Integer({ description: 'A point of the scale.' }) }, 'RATING_SCALE.'),
+  multipleChoice: AnswerPart(
+    'MultipleChoiceAnswer',
+    { selected: Type.Array(Type.String(), { description: 'The choices picked (one unless the task takes several).' }) },
+    'MULTIPLE_CHOICE.',
+  ),
+  image: AnswerPart('ImageAnswer', {}, 'IMAGE: an empty object.'),
+  nps: AnswerPart('NpsAnswer', { value: Type.Integer({ minimum: 0, maximum: 10 }) }, 'NPS: 0-10.'),
+  url: AnswerPart('UrlAnswer', Success, 'URL (a navigational task).'),
+  rankOrder: AnswerPart('RankOrderAnswer', { ranking: Type.Array(Type.String(), { description: 'Every choice, first ranked first.' }) }, 'RANK_ORDER.'),
+  written: AnswerPart('WrittenAnswer', { text: Type.String() }, 'WRITTEN (written or spoken responses).'),
+  figma: AnswerPart('FigmaAnswer', Success, 'FIGMA (a navigational task on a prototype).'),
+  matrix: AnswerPart(
+    'MatrixAnswer',
+    { rows: Type.Record(Type.String(), Type.String(), { description: 'The choice given for each row.' }) },
+    'MATRIX.',
+  ),
+};
 
 export const TASK_TYPES_V3 = ['BLANK', 'RATING_SCALE', 'MULTIPLE_CHOICE', 'IMAGE', 'NPS', 'URL', 'RANK_ORDER', 'WRITTEN', 'FIGMA', 'MATRIX', 'UNRECOGNIZED'] as const;
-export const TaskItem = Type.Object(
-  {
-    uuid: Type.String({ format: 'uuid', description: 'The task.' }),
-    text: Type.String({ description: 'The task\'s prompt.' }),
-    type: Type.Unsafe<(typeof TASK_TYPES_V3)[number]>({ type: 'string', enum: [...TASK_TYPES_V3], description: 'The task\'s type (verbal and written responses are both WRITTEN).' }),
-    response: OrNull(TaskResponseData, 'null when the session holds no response to the task.'),
-  },
-  { title: 'TaskItemDto' },
-);
+/**
+ * The task types the help centre lists for GET /api/v2/sessionResults/{sessionId} ("Accessing
+ * Detailed Session Responses"): the v3 ones, VERBAL for a spoken response and SKIPPED for a task
+ * the participant skipped (by logic or by choice).
+ */
+export const TASK_TYPES_V2 = [...TASK_TYPES_V3.slice(0, -1), 'VERBAL', 'SKIPPED', 'UNRECOGNIZED'] as const;
 
-export const SessionResultsV3Response = Type.Object(
-  {
-    sessionId: Nullable<string>('string', { format: 'uuid' }),
-    audienceId: Nullable<string>('string', { format: 'uuid' }),
-    testPlanId: Nullable<string>('string', { description: 'The test plan; null when the test has none.' }),
-    sessionParticipant: OrNull(SessionParticipant, 'null when no participant was imported for the session.'),
-    taskGroups: Type.Array(TaskGroupItem, { description: 'Every task group of the test plan, in plan order.' }),
-    tasks: Type.Array(TaskItem, { description: 'Every task of the test plan, in plan order.' }),
-  },
-  { title: 'SessionResultsV3ResponseDto' },
-);
+/**
+ * The details body in one vocabulary: the real v3 document's (its component names, so generated
+ * clients agree), or the help centre's v2 one (VERBAL and SKIPPED, a spoken answer under
+ * `verbal`), whose components carry a V2 suffix.
+ */
+function sessionResultsSchema<Types extends readonly string[]>(types: Types, v2: boolean) {
+  const named = (title: string) => (v2 ? title.replace(/Dto$/, 'V2Dto') : title);
+  const answer = Type.Object(
+    v2 ? { ...ANSWER_PARTS, verbal: AnswerPart('VerbalAnswer', { text: Type.String({ description: 'What the participant said.' }) }, 'VERBAL (a spoken response).') } : ANSWER_PARTS,
+    {
+      title: named('TaskAnswerDto'),
+      description: "The answer, under the key of the task's type (the other keys are left out).",
+      additionalProperties: false,
+    },
+  );
+  const responseData = Type.Object(
+    {
+      startTimeMs: Type.Number({ description: 'When the task started, in ms since the session started.' }),
+      endTimeMs: Type.Number({ description: 'When the task ended, in ms since the session started.' }),
+      skipped: Type.Boolean(),
+      answer: OrNull(answer, 'null when skipped, or for a task type without an answer given.'),
+    },
+    { title: named('TaskResponseDataDto') },
+  );
+  const task = Type.Object(
+    {
+      uuid: Type.String({ format: 'uuid', description: 'The task.' }),
+      text: Type.String({ description: "The task's prompt." }),
+      type: Type.Unsafe<Types[number]>({
+        type: 'string',
+        enum: [...types],
+        description: v2
+          ? "The task's type; SKIPPED when this participant skipped it, VERBAL for a spoken response."
+          : "The task's type (verbal and written responses are both WRITTEN).",
+      }),
+      response: OrNull(responseData, 'null when the session holds no response to the task.'),
+    },
+    { title: named('TaskItemDto') },
+  );
+  return Type.Object(
+    {
+      sessionId: Nullable<string>('string', { format: 'uuid' }),
+      audienceId: Nullable<string>('string', { format: 'uuid' }),
+      testPlanId: Nullable<string>('string', { format: 'uuid', description: 'The test plan; null when the test has none.' }),
+      sessionParticipant: OrNull(SessionParticipant, 'null when no participant was imported for the session.'),
+      taskGroups: Type.Array(TaskGroupItem, { description: 'Every task group of the test plan, in plan order.' }),
+      tasks: Type.Array(task, { description: 'Every task of the test plan, in plan order.' }),
+    },
+    { title: v2 ? 'SessionResultsV2ResponseDto' : 'SessionResultsV3ResponseDto' },
+  );
+}
+
+export const SessionResultsV3Response = sessionResultsSchema(TASK_TYPES_V3, false);
 export type SessionResultsV3Response = Static<typeof SessionResultsV3Response>;
+export const SessionResultsV2Response = sessionResultsSchema(TASK_TYPES_V2, true);
+export type SessionResultsV2Response = Static<typeof SessionResultsV2Response>;
+/** A details body in either vocabulary (the view builds both). */
+export type SessionResultsBody = SessionResultsV3Response | SessionResultsV2Response;
 
 const Percent = (description: string) => Type.Number({ minimum: 0, maximum: 100, description });
 const NullablePercent = (description: string) => Nullable<number>('number', { minimum: 0, maximum: 100, description });
@@ -146,7 +176,7 @@ export const QxScoreValues = Type.Object(
 
 export const QxScoreItem = Type.Object(
   {
-    taskGroupId: Type.String({ description: 'The QX_SCORE task group (its id in the test plan).' }),
+    taskGroupId: Type.String({ format: 'uuid', description: 'The QX_SCORE task group (its id in the test plan).' }),
     label: Type.String({ examples: ['QXscore 1'] }),
     qxScore: NullablePercent('(behavioral + attitudinal) / 2; null when the behavioral component is null or no session answered.'),
     components: QxScoreComponents,

@@ -31,7 +31,7 @@ export function registerSessionDetailsRoute(scope: FastifyInstance, deps: { acce
       // (several times the render's cost). The view builds exactly the schema's fields from a
       // document the import built field by field, so nothing else can reach the body; the
       // response conformance tests check it against the schema.
-      return reply.type('application/json; charset=utf-8').send(await deps.details.sessionResults(visible, JSON.stringify));
+      return reply.type('application/json; charset=utf-8').send(await deps.details.sessionResults(visible, 'v3', JSON.stringify));
     },
   );
 }

@@ -36,7 +36,14 @@ describe('checkSessionDetails: field by field against the plan', () => {
     ['an answer to a skipped task', task({ position: 13, skipped: true, answer: { text: 'x' } }), 'details.tasks[0].answer must be null for a skipped task'],
     ['no answer to an answered task', task({ position: 13, answer: null }), 'details.tasks[0].answer is missing (a written_response task\'s answer is {"text": "..."}; null only when skipped)'],
     ['an end before the start', task({ position: 9, startTimeMs: 10, endTimeMs: 5, answer: {} }), 'details.tasks[0].endTimeMs is before startTimeMs'],
-    ['an unknown field', { participant: { participantId: null, age: 3 } }, 'details.participant.age is not a field (expected participantId, demographics)'],
+    ['an unknown field', { participant: { participantId: null, age: 3 } }, 'details.participant.age is not a field (expected participantId, name, demographics)'],
+    ['a form factor too long', { formFactorUsed: 'x'.repeat(51) }, `details.formFactorUsed must be text of at most 50 characters or null (got "${'x'.repeat(36)}...)`],
+    ['notes that are not text', { notes: 7 }, 'details.notes must be text of at most 5000 characters or null (got 7)'],
+    ['a participant name too long', { participant: { name: 'n'.repeat(201) } }, `details.participant.name must be text of at most 200 characters or null (got "${'n'.repeat(36)}...)`],
+    ['a screener answer without its question', { screenerResponses: [{ response: ['Yes'] }] }, 'details.screenerResponses[0].question is required: the question as the participant read it'],
+    ['a screener response that is not a list', { screenerResponses: [{ question: 'Country?', response: 'Poland' }] }, 'details.screenerResponses[0].response must be an array of at most 100 answers, each text of at most 1000 characters'],
+    ['too many screener questions', { screenerResponses: Array.from({ length: 101 }, () => ({ question: 'q', response: [] })) }, 'details.screenerResponses must be an array of at most 100 objects with question, response'],
+    ['an unknown screener field', { screenerResponses: [{ question: 'q', response: [], score: 1 }] }, 'details.screenerResponses[0].score is not a field (expected question, response)'],
     ['a demographic type outside the enum', { participant: { demographics: [{ type: 'FREE' }] } }, 'details.participant.demographics[0].type must be one of DEMOGRAPHIC_QUESTION_TYPE_SINGLE, DEMOGRAPHIC_QUESTION_TYPE_MULTIPLE, UNRECOGNIZED or null (got "FREE")'],
   ])('%s', (_name, details, problem) => {
     expect(problemsOf(details)).toContain(problem);
@@ -50,7 +57,7 @@ describe('checkSessionDetails: field by field against the plan', () => {
   it('an object of thousands of unknown fields, or hundreds of bad demographics, gets a bounded list of problems', () => {
     const fields = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`f${i}`, 1]));
     expect(problemsOf({ participant: { participantId: null, ...fields } })).toEqual([
-      'details.participant.f0, details.participant.f1, details.participant.f2 and 4997 more are not fields (expected participantId, demographics)',
+      'details.participant.f0, details.participant.f1, details.participant.f2 and 4997 more are not fields (expected participantId, name, demographics)',
     ]);
     const demographics = Array.from({ length: 500 }, () => ({ id: 7, code: 7, label: 7, value: 7, type: 7, extra: 1 }));
     const problems = problemsOf({ participant: { demographics } });
@@ -58,9 +65,24 @@ describe('checkSessionDetails: field by field against the plan', () => {
     expect(problems.at(-1)).toBe(`and ${500 * 6 - 20} more problems`);
   });
 
-  it('details for a test without a plan are refused', () => {
+  it('answers for a test without a plan are refused; what the session was like needs no plan', () => {
     expect(checkSessionDetails({ tasks: [] }, null)).toEqual({
-      problems: ['details were given but the test has no plan to check them against (set one with `tests plan set`)'],
+      problems: ['details give answers but the test has no plan to check them against (set one with `tests plan set`)'],
+    });
+    const facts = {
+      participant: { name: 'ada@example.com', demographics: [{ id: 'q1', code: 'AGE', label: 'Age?', value: '34', type: 'DEMOGRAPHIC_QUESTION_TYPE_SINGLE' }] },
+      formFactorUsed: 'Computer',
+      taskOrderingCondition: 'default',
+      notes: 'Hesitated at checkout.',
+      screenerResponses: [{ question: 'What country do you live in?', response: ['Poland'] }],
+    };
+    expect(checkSessionDetails(facts, null)).toEqual({
+      details: {
+        ...facts,
+        participant: { participantId: null, ...facts.participant },
+        taskGroups: [],
+        tasks: [],
+      },
     });
   });
 });

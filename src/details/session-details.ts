@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { PlanTask, StoredDetails, TestPlan } from '../store/store.js';
 import { isUuid, uuidKey } from '../store/uuid.js';
+import { derivedTaskId, taskGroupUuid } from '../store/plan-ids.js';
 
 /**
  * What a session contains beyond its summary: the participant, the answers to each task of the
@@ -13,12 +13,31 @@ export interface SessionDetails {
   /** Only groups whose response is imported (a BALANCED_COMPARISON's sequence); QX_SCORE responses are computed. */
   taskGroups: TaskGroupAnswer[];
   tasks: TaskAnswer[];
+  /**
+   * What only an import knows about the session, as the Legacy v1 family shows it (absent from
+   * documents stored before these fields existed: read as null or empty).
+   */
+  formFactorUsed?: string | null;
+  taskOrderingCondition?: string | null;
+  notes?: string | null;
+  screenerResponses?: ScreenerResponse[];
 }
 
 export interface SessionParticipant {
   participantId: string | null;
+  /** A display name or an email, as the real v1 `participant.name`; null when not imported. */
+  name?: string | null;
   demographics: Demographic[];
 }
+
+/** A screener question the participant answered before the test, with their answers. */
+export interface ScreenerResponse {
+  question: string;
+  response: string[];
+}
+
+/** The session-level fields a record's details may carry besides its answers, and their size bounds. */
+const SESSION_FACTS = { formFactorUsed: 50, taskOrderingCondition: 100, notes: 5000 } as const;
 
 export const DEMOGRAPHIC_TYPES = ['DEMOGRAPHIC_QUESTION_TYPE_SINGLE', 'DEMOGRAPHIC_QUESTION_TYPE_MULTIPLE', 'UNRECOGNIZED'] as const;
 
@@ -51,7 +70,7 @@ const taskIdsOfPlan = new WeakMap<TestPlan, string[]>();
 /** Each plan task's id: its own, or one derived from the plan's id and its position (stable while the plan is). */
 export function planTaskIds(plan: TestPlan): string[] {
   let ids = taskIdsOfPlan.get(plan);
-  if (!ids) taskIdsOfPlan.set(plan, (ids = plan.tasks.map((task, i) => task.id ?? derivedUuid(`${plan.id}:task:${i + 1}`))));
+  if (!ids) taskIdsOfPlan.set(plan, (ids = plan.tasks.map((task, i) => task.id ?? derivedTaskId(plan.id, i + 1))));
   return ids;
 }
 
@@ -74,15 +93,6 @@ export function scoringOf(details: SessionDetails): ScoringRow[] {
 
 /** Details as the store keeps them: the document and its scoring projection. */
 export const storedDetails = (details: SessionDetails): StoredDetails => ({ document: details, scoring: scoringOf(details) });
-
-/** A name-based UUID (version 5 layout over SHA-1), so the same plan always names its tasks alike. */
-function derivedUuid(name: string): string {
-  const hex = createHash('sha1').update(name).digest('hex').slice(0, 32).split('');
-  hex[12] = '5';
-  hex[16] = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-  const h = hex.join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
 
 /** The highest scale point of a rating task (its two highest points are its "top-2 box"). */
 export const scaleOf = (task: PlanTask): { min: number; max: number } => ({ min: task.scaleMinimum ?? 1, max: task.scaleMaximum ?? 5 });
@@ -129,23 +139,60 @@ function nullableText(value: unknown, where: string, problems: Problems, max = 1
 export function checkSessionDetails(raw: unknown, plan: TestPlan | null): { details: SessionDetails } | { problems: string[] } {
   const problems: Problems = [];
   if (!isObject(raw)) return { problems: [`details must be a JSON object with participant, taskGroups, tasks (got ${shown(raw)})`] };
-  if (!plan) return { problems: ['details were given but the test has no plan to check them against (set one with `tests plan set`)'] };
-  onlyFields(raw, ['participant', 'taskGroups', 'tasks'], 'details', problems);
+  const answered = !isNothing(raw.tasks) || !isNothing(raw.taskGroups);
+  // Answers are checked against the plan; what the session itself was like needs none.
+  if (!plan && answered) return { problems: ['details give answers but the test has no plan to check them against (set one with `tests plan set`)'] };
+  onlyFields(raw, ['participant', 'taskGroups', 'tasks', ...Object.keys(SESSION_FACTS), 'screenerResponses'], 'details', problems);
   const participant = checkParticipant(raw.participant, problems);
-  const taskGroups = checkTaskGroups(raw.taskGroups, plan, problems);
-  const tasks = checkTasks(raw.tasks, plan, problems);
+  const taskGroups = plan ? checkTaskGroups(raw.taskGroups, plan, problems) : [];
+  const tasks = plan ? checkTasks(raw.tasks, plan, problems) : [];
+  const facts = Object.fromEntries(
+    Object.entries(SESSION_FACTS).map(([field, max]) => [field, nullableText(raw[field], `details.${field}`, problems, max)]),
+  ) as Record<keyof typeof SESSION_FACTS, string | null>;
+  const screenerResponses = checkScreenerResponses(raw.screenerResponses, problems);
   if (problems.length > MAX_PROBLEMS) return { problems: [...problems.slice(0, MAX_PROBLEMS), `and ${problems.length - MAX_PROBLEMS} more problems`] };
-  return problems.length > 0 ? { problems } : { details: { participant, taskGroups, tasks } };
+  return problems.length > 0 ? { problems } : { details: { participant, taskGroups, tasks, ...facts, screenerResponses } };
+}
+
+const isNothing = (v: unknown) => v === undefined || v === null;
+
+/** At most 100 questions, each with at most 100 answers: a screener is a handful of questions. */
+const MAX_SCREENER_ITEMS = 100;
+
+function checkScreenerResponses(raw: unknown, problems: Problems): ScreenerResponse[] {
+  if (isNothing(raw)) return [];
+  const where = 'details.screenerResponses';
+  if (!Array.isArray(raw) || raw.length > MAX_SCREENER_ITEMS) {
+    problems.push(`${where} must be an array of at most ${MAX_SCREENER_ITEMS} objects with question, response`);
+    return [];
+  }
+  const responses: ScreenerResponse[] = [];
+  raw.forEach((r: unknown, i) => {
+    const at = `${where}[${i}]`;
+    if (!isObject(r)) {
+      problems.push(`${at} must be an object with question, response`);
+      return;
+    }
+    onlyFields(r, ['question', 'response'], at, problems);
+    const question = nullableText(r.question, `${at}.question`, problems);
+    if (question === null) problems.push(`${at}.question is required: the question as the participant read it`);
+    const answers = r.response;
+    const fine = Array.isArray(answers) && answers.length <= MAX_SCREENER_ITEMS && answers.every((a) => typeof a === 'string' && a.length <= 1000);
+    if (!fine) problems.push(`${at}.response must be an array of at most ${MAX_SCREENER_ITEMS} answers, each text of at most 1000 characters`);
+    if (question !== null && fine) responses.push({ question, response: answers as string[] });
+  });
+  return responses;
 }
 
 function checkParticipant(raw: unknown, problems: Problems): SessionParticipant | null {
   if (raw === undefined || raw === null) return null;
   const where = 'details.participant';
   if (!isObject(raw)) {
-    problems.push(`${where} must be an object with participantId, demographics (got ${shown(raw)})`);
+    problems.push(`${where} must be an object with participantId, name, demographics (got ${shown(raw)})`);
     return null;
   }
-  onlyFields(raw, ['participantId', 'demographics'], where, problems);
+  onlyFields(raw, ['participantId', 'name', 'demographics'], where, problems);
+  const name = nullableText(raw.name, `${where}.name`, problems, 200);
   let participantId: string | null = null;
   if (raw.participantId !== undefined && raw.participantId !== null) {
     if (typeof raw.participantId === 'string' && isUuid(raw.participantId)) participantId = uuidKey(raw.participantId);
@@ -178,7 +225,7 @@ function checkParticipant(raw: unknown, problems: Problems): SessionParticipant 
       });
     }
   }
-  return { participantId, demographics };
+  return { participantId, name, demographics };
 }
 
 function checkTaskGroups(raw: unknown, plan: TestPlan, problems: Problems): TaskGroupAnswer[] {
@@ -197,15 +244,16 @@ function checkTaskGroups(raw: unknown, plan: TestPlan, problems: Problems): Task
       return;
     }
     onlyFields(g, ['taskGroupId', 'sequence'], at, problems);
-    const group = typeof g.taskGroupId === 'string' ? groups.get(g.taskGroupId) : undefined;
+    // A group is named by its UUID, or by the readable id its plan file gave it (plan-ids.ts).
+    const group = typeof g.taskGroupId === 'string' ? groups.get(taskGroupUuid(plan.id, g.taskGroupId)) : undefined;
     if (!group) {
       problems.push(`${at}.taskGroupId: the test's plan has no task group ${shown(g.taskGroupId)}`);
       return;
     }
-    if (seen.has(group.id)) problems.push(`${at}.taskGroupId: task group "${group.id}" is answered twice`);
+    if (seen.has(group.id)) problems.push(`${at}.taskGroupId: task group ${shown(g.taskGroupId)} is answered twice`);
     seen.add(group.id);
     if (group.type !== 'BALANCED_COMPARISON') {
-      problems.push(`${at}: task group "${group.id}" (${group.type}) takes no imported response` +
+      problems.push(`${at}: task group ${shown(g.taskGroupId)} (${group.type}) takes no imported response` +
         (group.type === 'QX_SCORE' ? ' (its score is computed from the answers to its tasks)' : ''));
       return;
     }

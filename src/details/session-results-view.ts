@@ -1,6 +1,6 @@
 import type { Session, Test } from '../store/store.js';
 import { sessionQxScore } from './qx-score.js';
-import type { SessionResultsV3Response } from './schemas.js';
+import type { SessionResultsBody, SessionResultsV2Response, SessionResultsV3Response } from './schemas.js';
 import { planTaskIds, type SessionDetails } from './session-details.js';
 
 /** The real enum's name of each plan task type (verbal and written responses are both WRITTEN). */
@@ -18,13 +18,24 @@ const V3_TASK_TYPE: Record<string, { type: string; answerKey: string }> = {
   matrix: { type: 'MATRIX', answerKey: 'matrix' },
 };
 
+/** The help centre's names on GET /api/v2/sessionResults/{sessionId}: a spoken response is VERBAL (a skipped task SKIPPED). */
+const V2_TASK_TYPE: Record<string, { type: string; answerKey: string }> = { ...V3_TASK_TYPE, verbal_response: { type: 'VERBAL', answerKey: 'verbal' } };
+
+/** Which document's names a details body uses: the real v3 document's, or the help centre's (v2). */
+export type DetailsVocabulary = 'v3' | 'v2';
+
 const KNOWN_GROUP_TYPES = new Set(['QX_SCORE', 'BALANCED_COMPARISON']);
 
 /**
- * A session as GET /api/v3/sessionResults/{sessionId} gives it: every task group and task of
- * the test's plan, each with this session's response (null where it has none).
+ * A session as GET /api/v3/sessionResults/{sessionId} gives it (or, in the help centre's v2
+ * vocabulary, GET /api/v2/sessionResults/{sessionId}): every task group and task of the test's
+ * plan, each with this session's response (null where it has none).
  */
-export function sessionResultsView(session: Session, test: Test, details: SessionDetails | null): SessionResultsV3Response {
+export function sessionResultsView(session: Session, test: Test, details: SessionDetails | null, vocabulary: 'v3'): SessionResultsV3Response;
+export function sessionResultsView(session: Session, test: Test, details: SessionDetails | null, vocabulary: 'v2'): SessionResultsV2Response;
+export function sessionResultsView(session: Session, test: Test, details: SessionDetails | null, vocabulary: DetailsVocabulary): SessionResultsBody;
+export function sessionResultsView(session: Session, test: Test, details: SessionDetails | null, vocabulary: DetailsVocabulary): SessionResultsBody {
+  const types = vocabulary === 'v2' ? V2_TASK_TYPE : V3_TASK_TYPE;
   const plan = test.plan;
   const ids = plan ? planTaskIds(plan) : [];
   const answers = new Map((details?.tasks ?? []).map((a) => [a.taskId, a]));
@@ -49,12 +60,13 @@ export function sessionResultsView(session: Session, test: Test, details: Sessio
       return { uuid: g.id, type, response };
     }),
     tasks: (plan?.tasks ?? []).map((task, i) => {
-      const kind = V3_TASK_TYPE[task.taskType];
+      const kind = types[task.taskType];
       const answer = answers.get(ids[i]!);
+      const type = vocabulary === 'v2' && answer?.skipped ? 'SKIPPED' : (kind?.type ?? 'UNRECOGNIZED');
       return {
         uuid: ids[i]!,
         text: task.text,
-        type: (kind?.type ?? 'UNRECOGNIZED') as SessionResultsV3Response['tasks'][number]['type'],
+        type: type as SessionResultsV2Response['tasks'][number]['type'],
         response: answer
           ? {
               startTimeMs: answer.startTimeMs,

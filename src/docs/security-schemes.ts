@@ -1,6 +1,8 @@
 import { EXTENSION } from './extension.js';
 import type { AuthorizationServers } from '../oauth/authorization-servers.js';
-import { SERVER_SCOPES } from '../oauth/scope-names.js';
+import { SERVER_SCOPES, WEBHOOKS_SCOPE } from '../scope-names.js';
+
+const WEBHOOKS_SCOPE_DESCRIPTION = "Manage the caller's own webhook subscriptions (asked for explicitly).";
 
 /**
  * The OpenAPI security schemes, and the requirements routes declare with them. The names are
@@ -31,6 +33,14 @@ export const API_SECURITY: SecurityRequirement[] = [
  * Token, introspection and revocation endpoints: the client authenticates with HTTP Basic
  * (client_secret_basic) or with form keys (client_secret_post, the empty requirement).
  */
+/** The webhooks extension: a token of either server that was granted webhooks:manage. */
+export const WEBHOOKS_SECURITY: SecurityRequirement[] = [
+  { [SCHEME.customServer]: [WEBHOOKS_SCOPE] },
+  { [SCHEME.defaultServer]: [WEBHOOKS_SCOPE] },
+  { [SCHEME.bearer]: [] },
+  { [SCHEME.tokenHeader]: [] },
+];
+
 export const CLIENT_AUTHENTICATION_SECURITY: SecurityRequirement[] = [{ [SCHEME.clientBasic]: [] }, {}];
 
 /** Discovery and keys are public. */
@@ -47,7 +57,7 @@ export function securitySchemes(servers: AuthorizationServers) {
       flows: {
         clientCredentials: {
           tokenUrl: `${custom.issuer}/v1/token`,
-          scopes: { [custom.scope]: 'Read workspaces, tests and session results.' },
+          scopes: { [custom.scope]: 'Read workspaces, tests and session results.', [WEBHOOKS_SCOPE]: WEBHOOKS_SCOPE_DESCRIPTION },
         },
       },
     },
@@ -59,7 +69,7 @@ export function securitySchemes(servers: AuthorizationServers) {
       flows: {
         clientCredentials: {
           tokenUrl: `${byDefault.issuer}/v1/token`,
-          scopes: { [byDefault.scope]: 'Read workspaces, tests and session results.' },
+          scopes: { [byDefault.scope]: 'Read workspaces, tests and session results.', [WEBHOOKS_SCOPE]: WEBHOOKS_SCOPE_DESCRIPTION },
         },
       },
     },

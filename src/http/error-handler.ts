@@ -1,10 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiProblem, OAuthError, apiErrors, oauthErrors, problemType, truncate, type BearerChallenge } from '../errors.js';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../ops/database-unavailable.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../observability/database-unavailable.js';
 import { API_CACHE_CONTROL, PRAGMA_NO_CACHE } from './response-headers.js';
 import { redactSecrets } from './log-redaction.js';
 import { validationMessage } from './validation-message.js';
-import { isLegacyPath, LEGACY_ERROR_CONTENT_TYPE, legacyErrorBody } from '../legacy/errors.js';
 
 export const BEARER_REALM = 'results-api';
 
@@ -29,6 +28,22 @@ export const oauthErrorBody = (err: OAuthError) => ({ error: err.code, error_des
 /** RFC 9457 problem details body. */
 export const problemBody = (err: ApiProblem) => ({ type: problemType(err.code), title: err.title, status: err.status, detail: err.detail });
 
+/**
+ * An API family whose refusals have a body of their own in place of problem details (the same
+ * status, challenge and Retry-After). The app registers them; this layer knows none by name.
+ */
+export interface ErrorFamily {
+  owns(path: string): boolean;
+  contentType: string;
+  body(err: ApiProblem): unknown;
+}
+
+const PROBLEM_DETAILS: ErrorFamily = { owns: () => true, contentType: 'application/problem+json; charset=utf-8', body: problemBody };
+
+/** The family whose body answers a refusal on `path`: the first registered one that owns it, else problem details. */
+export const errorFamilyOf = (families: readonly ErrorFamily[], path: string): ErrorFamily =>
+  families.find((family) => family.owns(path)) ?? PROBLEM_DETAILS;
+
 export function sendOAuthError(reply: FastifyReply, err: OAuthError): FastifyReply {
   reply.code(err.status).header('cache-control', 'no-store').header('pragma', 'no-cache');
   // RFC 6749 §5.2: a client that tried HTTP Basic gets the matching challenge.
@@ -37,23 +52,23 @@ export function sendOAuthError(reply: FastifyReply, err: OAuthError): FastifyRep
   return reply.type('application/json').send(oauthErrorBody(err));
 }
 
-/** RFC 6750 §3: `Bearer realm="…", error="…", error_description="…", scope="…"`. */
+/** RFC 6750 §3 and RFC 9728 §5.1: `Bearer realm="…", error="…", error_description="…", scope="…", resource_metadata="…"`. */
 export function bearerChallenge(c: BearerChallenge): string {
   const parts = [`realm="${BEARER_REALM}"`];
   if (c.error) parts.push(`error="${c.error}"`);
   if (c.description) parts.push(`error_description="${c.description.replace(/["\\]/g, '')}"`);
   if (c.scope) parts.push(`scope="${c.scope}"`);
+  if (c.resourceMetadata) parts.push(`resource_metadata="${c.resourceMetadata}"`);
   return `Bearer ${parts.join(', ')}`;
 }
 
-/** An API refusal (status, challenge, Retry-After) in the body of its path's family: Legacy (v1) or problem details. */
-export function sendApiError(reply: FastifyReply, url: string, err: ApiProblem): FastifyReply {
+/** An API refusal (status, challenge, Retry-After) in the body of its path's family (problem details unless one is registered). */
+export function sendApiError(reply: FastifyReply, url: string, err: ApiProblem, families: readonly ErrorFamily[]): FastifyReply {
   reply.code(err.status).header('cache-control', API_CACHE_CONTROL).header('pragma', PRAGMA_NO_CACHE);
   if (err.options.challenge) reply.header('www-authenticate', bearerChallenge(err.options.challenge));
   if (err.options.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.options.retryAfterSeconds));
-  return isLegacyPath(url)
-    ? reply.type(LEGACY_ERROR_CONTENT_TYPE).send(legacyErrorBody(err))
-    : reply.type('application/problem+json').send(problemBody(err));
+  const family = errorFamilyOf(families, url);
+  return reply.type(family.contentType).send(family.body(err));
 }
 
 /**
@@ -65,8 +80,13 @@ export function sendApiError(reply: FastifyReply, url: string, err: ApiProblem):
  */
 export function registerErrorHandling(
   app: FastifyInstance,
-  hooks: { onRefused?: (error: OAuthError | ApiProblem) => void; onDatabaseUnavailable?: (error: Error) => void } = {},
+  hooks: {
+    families?: readonly ErrorFamily[];
+    onRefused?: (error: OAuthError | ApiProblem) => void;
+    onDatabaseUnavailable?: (error: Error) => void;
+  } = {},
 ): void {
+  const families = hooks.families ?? [];
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const oauth = isOAuthPath(request.url);
     if (error instanceof OAuthError || error instanceof ApiProblem) hooks.onRefused?.(error);
@@ -78,9 +98,9 @@ export function registerErrorHandling(
       hooks.onDatabaseUnavailable?.(error);
       return oauth
         ? sendOAuthError(reply, oauthErrors.temporarilyUnavailable(DATABASE_RETRY_AFTER_SECONDS))
-        : sendApiError(reply, request.url, apiErrors.unavailable(DATABASE_RETRY_AFTER_SECONDS));
+        : sendApiError(reply, request.url, apiErrors.unavailable(DATABASE_RETRY_AFTER_SECONDS), families);
     }
-    if (!oauth) return sendApiError(reply, request.url, asApiProblem(error, request));
+    if (!oauth) return sendApiError(reply, request.url, asApiProblem(error, request), families);
     const known = requestError(error, request);
     if (known) {
       request.log.info({ code: error.code, reason: redactSecrets(error.message) }, 'rejected request');
@@ -97,10 +117,10 @@ export function registerErrorHandling(
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
       const refusal = apiErrors.methodNotAllowed(request.method, request.url, allowed);
-      return oauth ? sendOAuthError(reply, oauthErrors.invalidRequest(refusal.detail, 405)) : sendApiError(reply, request.url, refusal);
+      return oauth ? sendOAuthError(reply, oauthErrors.invalidRequest(refusal.detail, 405)) : sendApiError(reply, request.url, refusal, families);
     }
     if (oauth) return sendOAuthError(reply, oauthErrors.invalidRequest('No such authorization server endpoint.', 404));
-    return sendApiError(reply, request.url, apiErrors.routeNotFound(request.method, request.url));
+    return sendApiError(reply, request.url, apiErrors.routeNotFound(request.method, request.url), families);
   });
 }
 

@@ -1,5 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 
+/** JSON bodies of the webhooks extension: a subscription, well under this. */
+export const JSON_BODY_LIMIT = 16 * 1024;
+
+/**
+ * JSON bodies, in a scope that takes them (the webhooks extension): Fastify's own parser,
+ * which refuses `__proto__` and `constructor.prototype` keys.
+ */
+export function registerJsonBodyParser(scope: FastifyInstance): void {
+  scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT }, scope.getDefaultJsonParser('error', 'error'));
+}
+
 /** Form bodies of the OAuth endpoints are small; anything bigger is not a token request. */
 export const FORM_BODY_LIMIT = 16 * 1024;
 

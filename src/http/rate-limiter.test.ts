@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock.js';
 import { requireRedis } from '../../test/helpers/redis.js';
-import { Outage } from '../ops/outage.js';
+import { Outage } from '../observability/outage.js';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limiter.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { Outage, outageReason } from '../ops/outage.js';
+import { Outage, outageReason } from '../observability/outage.js';
 import { MemoryRateLimiter } from './rate-limiter.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 

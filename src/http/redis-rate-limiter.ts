@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
-import type { Outage } from '../ops/outage.js';
+import type { Outage } from '../observability/outage.js';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.js';
 
 /** Decrements a counter that exists and is above zero; a window that already ended is left alone. */

@@ -2,8 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiProblem, OAuthError, apiErrors, oauthErrors } from '../errors.js';
-import { isOAuthPath, oauthErrorBody, problemBody, sendApiError, sendOAuthError } from './error-handler.js';
-import { isLegacyPath, LEGACY_ERROR_CONTENT_TYPE, legacyErrorBody } from '../legacy/errors.js';
+import { errorFamilyOf, isOAuthPath, oauthErrorBody, sendApiError, sendOAuthError, type ErrorFamily } from './error-handler.js';
 
 /**
  * Requests refused before any route sees them still get an answer in the documented shape of
@@ -11,7 +10,12 @@ import { isLegacyPath, LEGACY_ERROR_CONTENT_TYPE, legacyErrorBody } from '../leg
  */
 
 /** The router's refusals: a path that is not valid percent-encoding, a path segment over the limit. */
-export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+export const frameworkErrorAnswer =
+  (families: readonly ErrorFamily[]) =>
+  (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void =>
+    answerFrameworkError(error, request, reply, families);
+
+function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply, families: readonly ErrorFamily[]): void {
   // Refused before routing, so before the onRequest hook that echoes the id.
   reply.header('x-request-id', request.id);
   const problem =
@@ -22,11 +26,11 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
         : undefined;
   if (!problem) {
     request.log.error({ err: error }, 'unhandled framework error');
-    void (isOAuthPath(request.url) ? sendOAuthError(reply, oauthErrors.serverError()) : sendApiError(reply, request.url, apiErrors.internal()));
+    void (isOAuthPath(request.url) ? sendOAuthError(reply, oauthErrors.serverError()) : sendApiError(reply, request.url, apiErrors.internal(), families));
     return;
   }
   request.log.info({ code: error.code }, 'rejected request');
-  void (isOAuthPath(request.url) ? sendOAuthError(reply, asOAuthError(problem)) : sendApiError(reply, request.url, problem));
+  void (isOAuthPath(request.url) ? sendOAuthError(reply, asOAuthError(problem)) : sendApiError(reply, request.url, problem, families));
 }
 
 /**
@@ -35,7 +39,12 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
  * the answer is written to the socket, and the connection closed. The family is read from the
  * request line when the parser got that far.
  */
-export function answerUnparsedRequest(error: ConnectionError, socket: Socket): void {
+export const unparsedRequestAnswer =
+  (families: readonly ErrorFamily[]) =>
+  (error: ConnectionError, socket: Socket): void =>
+    answerUnparsedRequest(error, socket, families);
+
+function answerUnparsedRequest(error: ConnectionError, socket: Socket, families: readonly ErrorFamily[]): void {
   // A reset connection has no one to answer (as in Fastify's default handler).
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const problem =
@@ -48,11 +57,10 @@ export function answerUnparsedRequest(error: ConnectionError, socket: Socket): v
   const raw: unknown = error.rawPacket;
   const requestLine = Buffer.isBuffer(raw) ? raw.subarray(0, 512).toString('latin1').split('\r\n', 1)[0]! : '';
   const path = /^[A-Z]+ (\S+)/.exec(requestLine)?.[1] ?? '';
+  const family = errorFamilyOf(families, path);
   const [type, body] = isOAuthPath(path)
     ? ['application/json; charset=utf-8', JSON.stringify(oauthErrorBody(asOAuthError(problem)))]
-    : isLegacyPath(path)
-      ? [LEGACY_ERROR_CONTENT_TYPE, JSON.stringify(legacyErrorBody(problem))]
-      : ['application/problem+json; charset=utf-8', JSON.stringify(problemBody(problem))];
+    : [family.contentType, JSON.stringify(family.body(problem))];
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n` +

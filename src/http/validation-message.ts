@@ -6,6 +6,7 @@ type PropertySchema = {
   format?: string;
   minimum?: number;
   maximum?: number;
+  multipleOf?: number;
   maxLength?: number;
   enum?: unknown[];
 };
@@ -13,11 +14,12 @@ type PropertySchema = {
 /** Describes the rule a parameter's schema states, e.g. "an integer from 1 to 500". */
 export function describeRule(schema: PropertySchema | undefined): string {
   if (!schema) return 'valid';
-  if (schema.type === 'integer') {
+  if (schema.type === 'integer' || (schema.type === 'number' && schema.multipleOf === 1)) {
     const { minimum: min, maximum: max } = schema;
-    if (min !== undefined && max !== undefined) return `an integer from ${min} to ${max}`;
-    if (min !== undefined) return `an integer of at least ${min}`;
-    return 'an integer';
+    const kind = schema.type === 'integer' ? 'an integer' : 'a whole number';
+    if (min !== undefined && max !== undefined) return `${kind} from ${min} to ${max}`;
+    if (min !== undefined) return `${kind} of at least ${min}`;
+    return kind;
   }
   if (schema.format === 'uuid') return 'a UUID';
   if (schema.enum) return `one of ${schema.enum.join(', ')}`;

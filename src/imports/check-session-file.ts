@@ -1,3 +1,4 @@
+import { sqliteDriver } from '../store/sqlite/driver.js';
 import type { TestPlan } from '../store/store.js';
 import { duplicateProblem, type BadLine, type CheckedRecord, type SessionFileFormat } from './parse-session-file.js';
 import { SessionIdFilter } from './session-id-filter.js';
@@ -126,7 +127,7 @@ async function findRepeats(
   { limit, plan }: CheckOptions,
   onBytesRead: OnBytesRead | undefined,
 ): Promise<Repeats> {
-  const { default: Database } = await import('better-sqlite3');
+  const Database = sqliteDriver();
   // '' names a private temporary database: on disk (not in memory), deleted when closed.
   const db = new Database('');
   try {

@@ -75,22 +75,26 @@ export class CsvRecordSplitter {
     this.pending = '';
   }
 
+  /**
+   * The fast path: a whole line without quotes or carriage returns is its fields split at
+   * commas. Returns where the next record starts, or -1 when the line needs `record`.
+   */
+  private plainLine(text: string, start: number): number {
+    if (text.charCodeAt(start) === QUOTE) return -1;
+    const lf = text.indexOf('\n', start);
+    if (lf === -1) return -1;
+    const end = lf > start && text.charCodeAt(lf - 1) === CR ? lf - 1 : lf;
+    const body = text.slice(start, end);
+    if (body.includes('"') || body.includes('\r')) return -1;
+    this.onRecord({ line: this.line++, fields: body.split(',') });
+    return lf + 1;
+  }
+
   /** Reads the record starting at `start`; returns where the next one starts, or INCOMPLETE. */
   private record(text: string, start: number, final: boolean): number {
+    const plain = this.plainLine(text, start);
+    if (plain !== -1) return plain;
     const n = text.length;
-    // Fast path: a line without quotes or carriage returns is its fields split at commas.
-    if (text.charCodeAt(start) !== QUOTE) {
-      const lf = text.indexOf('\n', start);
-      if (lf !== -1) {
-        const end = lf > start && text.charCodeAt(lf - 1) === CR ? lf - 1 : lf;
-        const body = text.slice(start, end);
-        if (!body.includes('"') && !body.includes('\r')) {
-          this.onRecord({ line: this.line++, fields: body.split(',') });
-          return lf + 1;
-        }
-      }
-    }
-
     let i = start;
     let line = this.line;
     const record: CsvRecord = { line, fields: [] };
@@ -137,15 +141,9 @@ export class CsvRecordSplitter {
           record.error = 'unexpected text after a closing quote (a quote inside a quoted field must be doubled)';
         }
       } else {
-        let j = i;
-        while (j < n) {
-          const c = text.charCodeAt(j);
-          if (c === COMMA || c === CR || c === LF) break;
-          if (c === QUOTE) record.error ??= 'a field containing a quote must be enclosed in quotes';
-          j++;
-        }
-        value = text.slice(i, j);
-        i = j;
+        const end = unquotedFieldEnd(text, i, record);
+        value = text.slice(i, end);
+        i = end;
       }
       record.fields.push(value);
       if (record.error) {
@@ -168,6 +166,18 @@ export class CsvRecordSplitter {
     this.onRecord(record);
     return i;
   }
+}
+
+/** Where the unquoted field starting at `start` ends; a quote inside it is the record's error. */
+function unquotedFieldEnd(text: string, start: number, record: CsvRecord): number {
+  let j = start;
+  while (j < text.length) {
+    const c = text.charCodeAt(j);
+    if (c === COMMA || c === CR || c === LF) break;
+    if (c === QUOTE) record.error ??= 'a field containing a quote must be enclosed in quotes';
+    j++;
+  }
+  return j;
 }
 
 /** Length of the line break at `at` (CRLF, LF or CR), or 0. */

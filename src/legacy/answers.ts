@@ -1,5 +1,6 @@
 import { planTaskIds, type ScoringRow, type SessionDetails, type TaskAnswer } from '../details/session-details.js';
 import type { PlanTask, TestPlan } from '../store/store.js';
+import { spokenBetween, videoAt, type SessionMedia } from './answer-media.js';
 
 /**
  * A completed session's imported answers as the Legacy (v1) family gives them, and a study's
@@ -14,6 +15,10 @@ export interface LegacyAnswer {
   duration: number;
   skipped: boolean;
   responses: string[];
+  /** What was said during the answer; left out when the session has no transcript. */
+  transcript?: string;
+  /** The session's video from the answer's start; left out when the session has no video. */
+  url?: string;
 }
 
 /** A typed answer as the family's list of response strings (empty for a skipped task, a blank or an image). */
@@ -46,8 +51,8 @@ function responsesOf(task: PlanTask, answer: Record<string, unknown> | null): st
 /** Each plan task's index by its id, worked out once per plan (plans are kept by the access cache). */
 const indexOfTask = new WeakMap<TestPlan, Map<string, number>>();
 
-/** One answer per task the session answered (skipped ones included), in plan order. */
-export function legacyAnswers(plan: TestPlan | null, details: SessionDetails | null): LegacyAnswer[] {
+/** One answer per task the session answered (skipped ones included), in plan order, with its media when the session has them. */
+export function legacyAnswers(plan: TestPlan | null, details: SessionDetails | null, media?: SessionMedia): LegacyAnswer[] {
   if (!plan || !details) return [];
   let index = indexOfTask.get(plan);
   if (!index) indexOfTask.set(plan, (index = new Map(planTaskIds(plan).map((id, i) => [id, i]))));
@@ -68,6 +73,8 @@ export function legacyAnswers(plan: TestPlan | null, details: SessionDetails | n
       duration: Math.round((a.endTimeMs - a.startTimeMs) / 1000),
       skipped: a.skipped,
       responses: responsesOf(task, a.answer),
+      ...(media?.cues ? { transcript: spokenBetween(media.cues, a.startTimeMs, a.endTimeMs) } : {}),
+      ...(media?.videoUrl ? { url: videoAt(media.videoUrl, a.startTimeMs) } : {}),
     });
   });
   return answers;

@@ -1,10 +1,17 @@
 import { PLAYER_LINK_SECONDS, playerLink } from '../clips/player.js';
 import type { OpenedMediaStorage } from '../media/storage/open-media-storage.js';
-import { isoTime } from '../results/iso-time.js';
+import { isoTime } from '../iso-time.js';
 import { clipPosterKey, type Clip, type ClipRepository } from '../store/clips.js';
 import type { HighlightReel } from '../store/reels.js';
 import type { Test } from '../store/store.js';
 import type { LegacyClip, LegacyReel } from './clip-schemas.js';
+import { legacyNumericId } from './numeric-id.js';
+
+/**
+ * Where a reel is edited: the admin console's page of its test (on the admin listener), which
+ * lists the test's reels and makes new ones; a path, as the real `editUrlPath` is.
+ */
+export const reelEditPath = (reel: Pick<HighlightReel, 'id' | 'testId'>): string => `/#/tests/${reel.testId}?reel=${reel.id}`;
 
 /** How clips and highlight reels look in the Legacy (v1) family: metadata and embeddable player links (src/clips/player.ts). */
 
@@ -25,6 +32,7 @@ export async function legacyClipView(media: OpenedMediaStorage, clip: Clip, test
     note: clip.description ?? '',
     noteTags: [],
     ...(securePoster ? { securePoster } : {}),
+    ...(clip.sentiment ? { sentimentTag: clip.sentiment } : {}),
     study: { title: test.title },
   };
 }
@@ -47,7 +55,8 @@ export async function legacyReelView(media: OpenedMediaStorage, clips: Pick<Clip
     clips: { nodes, totalCount: nodes.length },
     createdAt: isoTime(reel.createdAt),
     duration: reel.durationMs / 1000,
-    id: reel.id,
+    editUrlPath: reelEditPath(reel),
+    id: String(legacyNumericId(reel.id)),
     shareUrl: playerLink(media.links, 'highlightreel', reel.id),
     title: reel.name,
     token: reel.token,

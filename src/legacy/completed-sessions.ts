@@ -1,4 +1,6 @@
 import type { SessionDetails } from '../details/session-details.js';
+import type { MediaStorage } from '../media/storage/media-storage.js';
+import { sessionMediaOf, type AnswerMediaStore } from './answer-media.js';
 import type { SessionPageReader } from '../results/session-pages.js';
 import type { SessionDetailsRepository } from '../store/session-details.js';
 import type { SessionRepository } from '../store/sessions.js';
@@ -9,8 +11,8 @@ import { pageFrom } from './page-from.js';
 import { COMPLETED_PAGE_SIZE, type CompletedSessionsQuery } from './schemas.js';
 import { completedSessionView } from './views.js';
 
-export interface CompletedSessionStore {
-  sessions: Pick<SessionRepository, 'listCompletedSessions'>;
+export interface CompletedSessionStore extends AnswerMediaStore {
+  sessions: Pick<SessionRepository, 'listCompletedSessions' | 'mediaOf'>;
   sessionDetails: Pick<SessionDetailsRepository, 'listDetails'>;
   settings: Pick<SettingsRepository, 'getOrSet'>;
 }
@@ -22,6 +24,7 @@ export class CompletedSessionPages {
   constructor(
     private readonly store: CompletedSessionStore,
     private readonly pages: Pick<SessionPageReader, 'count'>,
+    private readonly storage: MediaStorage,
   ) {}
 
   /** One page of a study the caller may see, from its start or from a cursor this listing issued for it. */
@@ -34,10 +37,13 @@ export class CompletedSessionPages {
       this.pages.count(test.id),
     ]);
     // The page's details in one query, however many sessions it holds.
-    const details = await this.store.sessionDetails.listDetails(sessions.map((s) => s.sessionId));
+    const ids = sessions.map((s) => s.sessionId);
+    const [details, media] = await Promise.all([this.store.sessionDetails.listDetails(ids), sessionMediaOf(this.store, this.storage, ids)]);
     return {
       completedSessionCount,
-      sessions: sessions.map((s) => completedSessionView(signer, s, test, (details.get(s.sessionId) as SessionDetails | undefined) ?? null)),
+      sessions: sessions.map((s) =>
+        completedSessionView(signer, s, test, (details.get(s.sessionId) as SessionDetails | undefined) ?? null, media.get(s.sessionId)),
+      ),
     };
   }
 

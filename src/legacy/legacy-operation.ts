@@ -4,6 +4,8 @@ import { API_SECURITY } from '../docs/security-schemes.js';
 import { TAG } from '../docs/tags.js';
 import type { OpenedMediaStorage } from '../media/storage/open-media-storage.js';
 import type { ClipRepository } from '../store/clips.js';
+import type { SessionRepository } from '../store/sessions.js';
+import type { VideoRepository } from '../store/videos.js';
 import type { CompletedSessionPages } from './completed-sessions.js';
 import type { StudyNetPromoterScores } from './study-nps.js';
 
@@ -17,6 +19,8 @@ export interface LegacyDeps {
   completedSessions: CompletedSessionPages;
   netPromoterScores: StudyNetPromoterScores;
   clips: Pick<ClipRepository, 'findClip'>;
+  sessions: Pick<SessionRepository, 'sequenceNumber'>;
+  videos: Pick<VideoRepository, 'findVideo'>;
   media: OpenedMediaStorage;
 }
 

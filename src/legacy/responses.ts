@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { BEARER_REALM } from '../http/error-handler.js';
 import { apiCacheHeaders, jsonResponse, retryAfterHeader } from '../http/response-headers.js';
-import { READ_SCOPES } from '../oauth/scope-names.js';
+import { READ_SCOPES } from '../scope-names.js';
 import { API_HEADERS, wwwAuthenticate } from '../results/responses.js';
 import { HttpErrorResponse } from './schemas.js';
 

@@ -34,15 +34,17 @@ export const LEGACY_MEDIA_ROUTES: readonly LegacyRoute[] = [registerClipRoute, r
 /** What the family's routes share, made once per app. */
 export function legacyDeps(deps: {
   access: ResourceAccess;
-  store: Pick<Store, 'sessions' | 'sessionDetails' | 'settings' | 'clips'>;
+  store: Pick<Store, 'sessions' | 'sessionDetails' | 'settings' | 'clips' | 'transcripts' | 'videos'>;
   pages: Pick<SessionPageReader, 'count'> & { watcher: ChangeWatcher; clock: Clock };
   media: OpenedMediaStorage;
 }): LegacyDeps {
   return {
     access: deps.access,
-    completedSessions: new CompletedSessionPages(deps.store, deps.pages),
+    completedSessions: new CompletedSessionPages(deps.store, deps.pages, deps.media.storage),
     netPromoterScores: new StudyNetPromoterScores(deps.store.sessionDetails, deps.pages.watcher, deps.pages.clock),
     clips: deps.store.clips,
+    sessions: deps.store.sessions,
+    videos: deps.store.videos,
     media: deps.media,
   };
 }

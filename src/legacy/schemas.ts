@@ -34,7 +34,11 @@ const Person = Type.Object(
 
 export const Workspace = Type.Object(
   {
-    id: Type.String({ description: 'The workspace id (here the same as its uuid).' }),
+    id: Type.String({
+      pattern: '^[1-9][0-9]*$',
+      description: 'The workspace\'s numeric id, as text: derived from its uuid, so the same across restarts and databases.',
+      examples: ['12345'],
+    }),
     name: Type.String(),
     uuid: Type.String({ format: 'uuid' }),
   },
@@ -121,30 +125,90 @@ const SessionAnswer = Type.Object(
         '`row: choice` per answered row in row order (matrix); empty for a blank or image task and for a skipped task.',
       examples: [['Poland', 'Singapore']],
     }),
+    transcript: Type.Optional(
+      Type.String({
+        description:
+          "What was said during the answer: the plain text of the session transcript's cues that overlap its time window " +
+          '(voice tags and markup dropped), in order; empty when nobody spoke then. Left out when the session has no transcript.',
+        examples: ['I am looking for pricing information before I continue.'],
+      }),
+    ),
+    url: Type.Optional(
+      Type.String({
+        format: 'uri',
+        description:
+          "The session's video from the answer's start: the signed one-hour link of the v2 videoDownloadUrl with a media " +
+          'fragment `#t=<time>` (players start there). Left out when the session has no video.',
+      }),
+    ),
     position: Type.Integer({ description: "Extension (not in the original contract): the task's `position` in the study's `tasks`.", ...EXTENSION }),
     skipped: Type.Boolean({ description: 'Extension (not in the original contract): whether the participant skipped the task.', ...EXTENSION }),
   },
   { title: 'SessionAnswer' },
 );
 
+/** Text only an import knows (see docs/CLI.md, the `details` of a session file), left out when not imported. */
+const Imported = (description: string, examples: string[]) => Type.Optional(Type.String({ description: `${description} Left out when the import did not give it.`, examples }));
+
+/** The real v1 demographics, each read from the v3 demographic of the same code (src/legacy/participant.ts). */
+const V1Demographics = Type.Object(
+  {
+    age: Type.Optional(Type.Integer({ minimum: 0, description: 'Whole years (code AGE, when its value is a whole number).' })),
+    children: Type.Optional(Type.Array(Type.String(), { description: 'Code CHILDREN, split at its commas.' })),
+    companySize: Type.Optional(Type.String({ description: 'Code COMPANY_SIZE.' })),
+    country: Type.Optional(Type.String({ description: 'Code COUNTRY.' })),
+    employmentStatus: Type.Optional(Type.String({ description: 'Code EMPLOYMENT_STATUS.' })),
+    gender: Type.Optional(Type.String({ description: 'Code GENDER.' })),
+    income: Type.Optional(Type.String({ description: 'Code INCOME.' })),
+    industry: Type.Optional(Type.String({ description: 'Code INDUSTRY.' })),
+    jobFunction: Type.Optional(Type.String({ description: 'Code JOB_FUNCTION.' })),
+    seniority: Type.Optional(Type.String({ description: 'Code SENIORITY.' })),
+    socialNetworks: Type.Optional(Type.Array(Type.String(), { description: 'Code SOCIAL_NETWORKS, split at its commas.' })),
+    webExpertise: Type.Optional(Type.String({ description: 'Code WEB_EXPERTISE.' })),
+  },
+  { description: 'The imported demographics under the codes above; one not imported is left out.' },
+);
+
 const CompletedSession = Type.Object(
   {
     cursor: Type.String({ description: 'Pass as `after` (or `before`) to page on from this session.' }),
+    sessionId: Type.Integer({
+      minimum: 1,
+      description: "The session's numeric id: derived from its uuid, so the same on every restart, process and database.",
+      examples: [15280],
+    }),
     sessionUuid: Type.String({ format: 'uuid' }),
     completedDateTime: Timestamp('When the participant finished.'),
     state: Type.String({ examples: ['completed'] }),
+    participant: Type.Optional(
+      Type.Object(
+        {
+          name: Type.Optional(Type.String({ description: 'A display name or an email, as imported (`details.participant.name`).' })),
+          demographics: V1Demographics,
+        },
+        { description: 'Who took the session; left out when no participant was imported.' },
+      ),
+    ),
+    formFactorUsed: Imported('The device the participant used, as imported (`details.formFactorUsed`).', ['Computer']),
+    taskOrderingCondition: Imported('The task order the participant got, as imported (`details.taskOrderingCondition`).', ['default']),
     answers: Type.Array(SessionAnswer, {
       description:
-        'The imported answers, one per task the session answered or skipped, in plan order (`position` names the task). ' +
-        'Empty for a session imported without details. `transcript` and `url` are left out: transcripts and recordings are ' +
-        'served per session (the v2 transcript and video operations), not cut per answer.',
+        'The imported answers, one per task the session answered or skipped, in plan order (`position` names the task), ' +
+        'each with what was said during it and a link to the video at its start when the session has a transcript and a video. ' +
+        'Empty for a session imported without details.',
     }),
     startTime: Timestamp('Extension (not in the original contract): when the session started, as in the v2 listing.'),
     audienceId: Nullable<string>('string', {
       format: 'uuid',
       description: 'Extension (not in the original contract): the audience, as in the v2 listing; null when none.',
     }),
-    screenerResponses: Type.Array(Type.Object({}), { description: 'Empty until screener responses are stored (a later issue).' }),
+    screenerResponses: Type.Array(
+      Type.Object({
+        question: Type.String({ description: 'The screener question as the participant read it.' }),
+        response: Type.Array(Type.String(), { description: 'Their answers.' }),
+      }),
+      { description: 'The screener questions and answers imported with the session (`details.screenerResponses`); empty when none.' },
+    ),
   },
   { title: 'CompletedSession' },
 );
@@ -162,9 +226,22 @@ export const CompletedSessions = Type.Object(
 export const Session = Type.Object(
   {
     uid: Type.String({ format: 'uuid' }),
+    sessionId: Type.String({
+      pattern: '^[1-9][0-9]*$',
+      description: "The session's numeric id as text (the completed-sessions listing's `sessionId`, there a number).",
+      examples: ['15280'],
+    }),
+    sequenceNumber: Type.Integer({ minimum: 1, description: "The session's place among its test's sessions (every status) in the order they started, from 1." }),
     title: Type.String({ description: 'The title of its test.' }),
     stateUpdatedAt: Timestamp('When the session finished, or started if it has not.'),
     duration: Type.Optional(Type.Number({ description: 'Seconds from start to finish; absent while unfinished.' })),
+    notes: Imported('Notes on the session, as imported (`details.notes`).', ['Participant hesitated at checkout.']),
+    securePoster: Type.Optional(
+      Type.String({
+        format: 'uri',
+        description: "A frame of the session's video taken by ffmpeg at import, behind a signed one-hour link; left out without a video (or a poster).",
+      }),
+    ),
   },
   { title: 'Session' },
 );

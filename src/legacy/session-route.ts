@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { SessionDetails } from '../details/session-details.js';
+import { VIDEO_LINK_SECONDS } from '../media/video-download-link.js';
 import { NOT_FOUND } from '../results/responses.js';
 import { legacyOperation, type LegacyDeps, type LegacyPrefix } from './legacy-operation.js';
 import { legacyResponses } from './responses.js';
@@ -17,8 +19,15 @@ export function registerSessionRoute(scope: FastifyInstance, prefix: LegacyPrefi
       },
     },
     async (request) => {
-      const { session, test } = await deps.access.session(request.caller, request.params.sessionUuid);
-      return sessionView(session, test);
+      const visible = await deps.access.session(request.caller, request.params.sessionUuid);
+      const [sequenceNumber, details, video] = await Promise.all([
+        deps.sessions.sequenceNumber(visible.session),
+        deps.access.detailsOf(visible),
+        deps.videos.findVideo(visible.session.sessionId),
+      ]);
+      // The poster ffmpeg took from the video at import, behind a link as long-lived as the video's.
+      const poster = video?.posterKey ? await deps.media.storage.signedUrl(video.posterKey, { expiresInSeconds: VIDEO_LINK_SECONDS }) : null;
+      return sessionView(visible.session, visible.test, { sequenceNumber, details: details as SessionDetails | null, securePoster: poster?.url ?? null });
     },
   );
 }

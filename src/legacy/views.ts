@@ -1,8 +1,11 @@
 import { apiErrors } from '../errors.js';
-import { isoTime } from '../results/iso-time.js';
+import { isoTime } from '../iso-time.js';
 import type { Session, Test, Workspace } from '../store/store.js';
 import type { SessionDetails } from '../details/session-details.js';
+import type { SessionMedia } from './answer-media.js';
 import { legacyAnswers, type NetPromoterScore } from './answers.js';
+import { legacyNumericId } from './numeric-id.js';
+import { legacyParticipant } from './participant.js';
 import type { SessionCursors } from './cursor.js';
 import { pageFrom } from './page-from.js';
 import { STUDIES_PAGE_SIZE, type StudiesQuery } from './schemas.js';
@@ -11,7 +14,8 @@ import { STUDIES_PAGE_SIZE, type StudiesQuery } from './schemas.js';
 
 const person = (t: Test) => (t.orderedBy ? { orderedBy: { email: t.orderedBy.email, ...(t.orderedBy.name ? { name: t.orderedBy.name } : {}) } } : {});
 
-export const workspaceView = (w: Workspace) => ({ id: w.id, name: w.name, uuid: w.id });
+/** `id` is the workspace's numeric id (as text, as the real one), distinct from its `uuid`. */
+export const workspaceView = (w: Workspace) => ({ id: String(legacyNumericId(w.id)), name: w.name, uuid: w.id });
 
 /** Tests are only ever added, after the others, so a test's position in its workspace's listing never changes. */
 export const studyCursor = (position: number): string => Buffer.from(`study:${position}`).toString('base64url');
@@ -59,20 +63,36 @@ export function studyView(t: Test, netPromoterScores: NetPromoterScore[]) {
   };
 }
 
-export const completedSessionView = (cursors: SessionCursors, s: Session, test: Test, details: SessionDetails | null) => ({
+/** What only an import knows about a session, each left out when it was not imported. */
+const importedFacts = (details: SessionDetails | null, fields: readonly ('formFactorUsed' | 'taskOrderingCondition' | 'notes')[]) =>
+  Object.fromEntries(fields.flatMap((f) => (details?.[f] ? [[f, details[f]]] : [])));
+
+export const completedSessionView = (cursors: SessionCursors, s: Session, test: Test, details: SessionDetails | null, media?: SessionMedia) => ({
   cursor: cursors.encode(s.testId, s),
+  sessionId: legacyNumericId(s.sessionId),
   sessionUuid: s.sessionId,
   completedDateTime: isoTime(s.finishTime ?? s.startTime),
   state: 'completed',
-  answers: legacyAnswers(test.plan, details),
+  ...(details?.participant ? { participant: legacyParticipant(details.participant) } : {}),
+  ...importedFacts(details, ['formFactorUsed', 'taskOrderingCondition']),
+  answers: legacyAnswers(test.plan, details, media),
   startTime: isoTime(s.startTime),
   audienceId: s.audienceId,
-  screenerResponses: [],
+  screenerResponses: details?.screenerResponses ?? [],
 });
 
-export const sessionView = (s: Session, test: Test) => ({
+/** A session as GET session/{uuid} shows it, with what its store, its import and its video add. */
+export const sessionView = (
+  s: Session,
+  test: Test,
+  extra: { sequenceNumber: number; details: SessionDetails | null; securePoster: string | null },
+) => ({
   uid: s.sessionId,
+  sessionId: String(legacyNumericId(s.sessionId)),
+  sequenceNumber: extra.sequenceNumber,
   title: test.title,
   stateUpdatedAt: isoTime(s.finishTime ?? s.startTime),
   ...(s.finishTime === null ? {} : { duration: (s.finishTime - s.startTime) / 1000 }),
+  ...importedFacts(extra.details, ['notes']),
+  ...(extra.securePoster ? { securePoster: extra.securePoster } : {}),
 });

@@ -7,7 +7,7 @@ import { TAG } from '../docs/tags.js';
 import { apiErrors } from '../errors.js';
 import { responseHeader } from '../http/response-headers.js';
 import { problemResponse } from '../results/responses.js';
-import { parseRange } from './byte-ranges.js';
+import { ACCEPT_RANGES_HEADER, answerRange, rangeResponses } from './ranged-reply.js';
 import { MediaLinkParams, MediaLinkQuery } from './schemas.js';
 import { MEDIA_LINK_PATH, type MediaLinkSigner } from './storage/media-links.js';
 import { contentDisposition, type MediaStorage } from './storage/media-storage.js';
@@ -19,7 +19,7 @@ const Bytes = Type.String({ format: 'binary', description: 'The bytes of the obj
 const bytesContent = Object.fromEntries(MEDIA_TYPES.map((type) => [type, { schema: Bytes }]));
 
 const MEDIA_HEADERS = {
-  'Accept-Ranges': responseHeader(Type.Literal('bytes', { description: 'Byte ranges may be asked for (RFC 9110 §14.3).' }), { required: true }),
+  ...ACCEPT_RANGES_HEADER,
   'Content-Length': responseHeader(Type.Integer({ minimum: 0 }), { required: true }),
   ETag: responseHeader(Type.String({ description: 'A strong validator for If-Range.' }), { required: true }),
   'Cache-Control': responseHeader(Type.String({ description: 'private, max-age=<seconds until the link expires>' }), { required: true }),
@@ -46,7 +46,6 @@ export function registerMediaLinkRoute(app: FastifyInstance, deps: { storage: Me
     const etag = etagOf(key, object.size);
     const secondsLeft = Math.max(0, Math.floor((Number(request.query.expires) * 1000 - deps.clock.now()) / 1000));
     reply
-      .header('accept-ranges', 'bytes')
       .header('etag', etag)
       .header('cache-control', `private, max-age=${secondsLeft}`)
       .header('x-content-type-options', 'nosniff')
@@ -54,15 +53,7 @@ export function registerMediaLinkRoute(app: FastifyInstance, deps: { storage: Me
     if (check.downloadName !== undefined) reply.header('content-disposition', contentDisposition(check.downloadName));
 
     // RFC 9110 §13.1.5: a range is only honoured for the representation the client already has.
-    const ifRange = request.headers['if-range'];
-    const asked = ifRange === undefined || ifRange === etag ? parseRange(request.headers.range, object.size) : { kind: 'none' as const };
-    if (asked.kind === 'unsatisfiable') {
-      reply.header('content-range', `bytes */${object.size}`);
-      throw apiErrors.rangeNotSatisfiable(object.size);
-    }
-    const range = asked.kind === 'range' ? asked.range : undefined;
-    if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${object.size}`);
-    reply.header('content-length', range ? range.end - range.start + 1 : object.size);
+    const range = answerRange(request, reply, object.size, etag);
     // HEAD: the same headers, and no file opened.
     if (request.method === 'HEAD') return reply.send();
     return reply.send(await deps.storage.getStream(key, range));
@@ -87,20 +78,9 @@ export function registerMediaLinkRoute(app: FastifyInstance, deps: { storage: Me
         ...route,
         response: {
           200: { description: 'The whole object.', headers: MEDIA_HEADERS, content: bytesContent },
-          206: {
-            description: 'The range asked for.',
-            headers: { ...MEDIA_HEADERS, 'Content-Range': responseHeader(Type.String({ pattern: '^bytes \\d+-\\d+/\\d+$' }), { required: true }) },
-            content: bytesContent,
-          },
+          ...rangeResponses({ description: 'The range asked for.', headers: MEDIA_HEADERS, content: bytesContent }, { title: 'RangeNotSatisfiableProblem' }),
           403: problemResponse(403, ['link-refused'], 'The link was altered, has expired, or is not a link of this server.', {}, { title: 'LinkRefusedProblem' }),
           404: problemResponse(404, ['not-found'], 'The link is valid but its object no longer exists (the video was replaced).', {}, { title: 'MediaGoneProblem' }),
-          416: problemResponse(
-            416,
-            ['range-not-satisfiable'],
-            'The range starts past the end of the object.',
-            { 'Content-Range': responseHeader(Type.String({ pattern: '^bytes \\*/\\d+$' }), { required: true }) },
-            { title: 'RangeNotSatisfiableProblem' },
-          ),
         },
       },
     },

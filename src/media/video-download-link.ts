@@ -1,4 +1,4 @@
-import { isoTime } from '../results/iso-time.js';
+import { isoTime } from '../iso-time.js';
 import type { Video } from '../store/videos.js';
 import type { VideoDownloadResponse } from './schemas.js';
 import type { MediaStorage } from './storage/media-storage.js';

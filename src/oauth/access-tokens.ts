@@ -22,6 +22,17 @@ export interface AccessTokenClaims {
   cid: string;
   /** Once verified: the scopes of `scope`, as a list (the claim as issued is the same list). */
   scp: string[];
+  /**
+   * A token an app holds for a user (issue 34): the grant it was issued under, whose revocation
+   * ends it. Its `sub` is then the user's id, its `client_id` the app's.
+   */
+  gid?: string;
+}
+
+/** An app's token for a user: the user it acts for and the grant it is issued under. */
+export interface ForUser {
+  userId: string;
+  grantId: string;
 }
 
 export interface IssuedToken {
@@ -38,14 +49,16 @@ export async function issueAccessToken(
   clientId: string,
   scopes: string[],
   deps: { keys: KeyRing; clock: Clock; ttlSeconds: number },
+  audience: string = server.audience,
+  forUser?: ForUser,
 ): Promise<IssuedToken> {
   const key = await deps.keys.currentSigningKey();
   const iat = Math.floor(deps.clock.now() / 1000);
   const scope = scopes.join(' ');
   const claims: AccessTokenClaims = {
     iss: server.issuer,
-    sub: clientId,
-    aud: server.audience,
+    sub: forUser?.userId ?? clientId,
+    aud: audience,
     exp: iat + deps.ttlSeconds,
     iat,
     jti: randomUUID(),
@@ -53,6 +66,7 @@ export async function issueAccessToken(
     scope,
     cid: clientId,
     scp: scopes,
+    ...(forUser ? { gid: forUser.grantId } : {}),
   };
   const accessToken = await new SignJWT({ ...claims })
     .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: key.kid })
@@ -72,10 +86,14 @@ const JWS_COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
  */
 export const MAX_IAT_SKEW_SECONDS = 60;
 
+/** The reason for a token we signed whose `exp` has passed: the one refusal worth telling the caller apart (RFC 6750 §3.1). */
+export const TOKEN_EXPIRED = 'token expired';
+
 /**
  * Checks a presented access token as RFC 8725 and RFC 9068 §4 require: only RS256 (so no
- * `none` and no HS/RS confusion), `typ` at+jwt, a kid we published, issuer and audience
- * of one of our servers (as a pair), and the time claims: not expired, `iat` not beyond
+ * `none` and no HS/RS confusion), `typ` at+jwt, a kid we published, the issuer of one of our
+ * servers with that server's own audience or one of our resources' (RFC 8707; which resource
+ * a token serves is the guard's question, see ProtectedResource.accepts), and the time claims: not expired, `iat` not beyond
  * MAX_IAT_SKEW_SECONDS in the future, and a lifetime (`exp` - `iat`) no longer than any
  * TOKEN_TTL_SECONDS allows (the maximum, not the configured value, so lowering the setting
  * does not cut off tokens issued before). Header members such as `jku`,
@@ -94,6 +112,8 @@ export class AccessTokenVerifier {
     private readonly servers: AuthorizationServers,
     private readonly keys: KeyRing,
     private readonly clock: Clock,
+    /** The RFC 8707 resource identifiers a token may be bound to instead of its server's audience. */
+    private readonly resourceAudiences: readonly string[] = [],
     private readonly maxCacheEntries = 10_000,
   ) {}
 
@@ -105,7 +125,7 @@ export class AccessTokenVerifier {
     if (cached !== undefined && cached.token === token) {
       if (cached.claims.exp > nowSeconds) return { ok: true, claims: cached.claims };
       this.cache.delete(key);
-      return { ok: false, reason: 'token expired' };
+      return { ok: false, reason: TOKEN_EXPIRED };
     }
     if (token.length > MAX_TOKEN_LENGTH || !JWS_COMPACT.test(token)) return { ok: false, reason: 'not a compact JWS' };
 
@@ -134,9 +154,11 @@ export class AccessTokenVerifier {
     const lifetimeProblem = checkLifetime(payload.iat!, payload.exp!, nowSeconds);
     if (lifetimeProblem) return { ok: false, reason: lifetimeProblem };
     const server = this.servers.byIssuer(payload.iss!)!;
-    if (payload.aud !== server.audience) return { ok: false, reason: `audience does not match issuer ${server.id}` };
-    if (typeof payload.scope !== 'string' || typeof payload.client_id !== 'string' || payload.client_id !== payload.sub) {
-      return { ok: false, reason: 'malformed client_id or scope claim' };
+    if (payload.aud !== server.audience && !this.resourceAudiences.includes(payload.aud as string)) return { ok: false, reason: `audience does not match issuer ${server.id}` };
+    // A client's own token names it as its subject; a user's token names the grant it acts under.
+    const subjectOk = payload.gid === undefined ? payload.client_id === payload.sub : typeof payload.gid === 'string';
+    if (typeof payload.scope !== 'string' || typeof payload.client_id !== 'string' || !subjectOk) {
+      return { ok: false, reason: 'malformed client_id, gid or scope claim' };
     }
     const scopes = scopesOf(payload.scope, payload.scp);
     if (!scopes) return { ok: false, reason: 'scp claim does not name the scopes of the scope claim' };
@@ -187,6 +209,8 @@ function checkLifetime(iat: number, exp: number, nowSeconds: number): string | u
 }
 
 function describeJoseError(err: unknown): string {
+  // jose checks the signature before the claims: only a token we signed is ever called expired.
+  if (err instanceof joseErrors.JWTExpired) return TOKEN_EXPIRED;
   if (err instanceof joseErrors.JOSEError) return `${err.code}: ${err.message}`;
   return 'unverifiable token';
 }

@@ -2,9 +2,11 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
-import { limitedAddress } from '../http/limited-address.js';
-import { oauthErrors } from '../errors.js';
-import type { ClientForAuth, Store } from '../store/store.js';
+import { GuessingThrottle, clientSecretLimits, guessingReporter } from '../access/guessing-throttle.js';
+import type { Metrics } from '../observability/metrics.js';
+import { oauthErrors, type OAuthError } from '../errors.js';
+import type { ClientForAuth } from '../store/store.js';
+import type { Store } from '../store/open-store.js';
 import { CLIENT_ID_PATTERN, type SecretHasher } from './client-secrets.js';
 
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
@@ -50,6 +52,12 @@ export function readClientCredentials(
   return { ok: false, error: 'missing', method: form.client_id !== undefined ? 'client_secret_post' : undefined };
 }
 
+/** The answer to credentials that could not be read: two methods at once, or neither, or a malformed one. */
+export function unreadableCredentials(presented: Extract<PresentedCredentials, { ok: false }>): OAuthError {
+  if (presented.error === 'ambiguous') return oauthErrors.invalidRequest('Use one client authentication method: HTTP Basic or form keys, not both.');
+  return oauthErrors.invalidClient(`client credentials ${presented.error}`, presented.method === 'client_secret_basic');
+}
+
 const formDecode = (value: string): string => decodeURIComponent(value.replace(/\+/g, ' '));
 
 /**
@@ -81,49 +89,31 @@ export async function authenticateClient(
  * endpoints: exactly one method, a known client, a matching secret, an active credential.
  * Every failure becomes the one public invalid_client answer (RFC 6749 §5.2).
  *
- * Throttled before any secret is checked, on every endpoint that checks one, so that a
- * throttled guess learns nothing: every request counts against its source address; and a
- * failed authentication counts against the presented client id from that address, and
- * against the client id overall under a much higher ceiling. Attempts are counted up front
- * (so concurrent guesses cannot slip past a limit) and a success is refunded: the owner,
- * from an address that has not been failing, gets through while a stranger's address is
- * locked out, unless guesses from many addresses reach the ceiling.
+ * Throttled by the guessing throttle (src/access/guessing-throttle.ts): failures count per
+ * source address and per (client id, address); once either is over its limit a failure is
+ * answered 429 instead of 401. The secret itself is the known device: 256 random bits cannot
+ * be guessed, so a correct secret is always checked and never refused, whoever else has been
+ * failing; failures against one client from many addresses are reported, never refused.
  */
 export async function requireClient(
   request: FastifyRequest<{ Body: { client_id?: string; client_secret?: string } }>,
-  deps: { store: Store; hasher: SecretHasher; clock: Clock; config: Config; rateLimiter: RateLimiter },
+  deps: { store: Store; hasher: SecretHasher; clock: Clock; config: Config; rateLimiter: RateLimiter; metrics: Metrics },
 ): Promise<ClientForAuth> {
-  const { rateLimiter } = deps;
-  const { rateLimit } = deps.config;
-  const window = rateLimit.windowSeconds;
-  const address = limitedAddress(request.ip);
-  const byAddress = await rateLimiter.hit(`token:ip:${address}`, rateLimit.tokenPerAddressPerWindow, window);
-  if (!byAddress.allowed) throw oauthErrors.tooManyRequests(byAddress.resetSeconds);
-
+  const throttle = new GuessingThrottle('token', clientSecretLimits(deps.config.rateLimit), {
+    rateLimiter: deps.rateLimiter,
+    report: guessingReporter({ metrics: deps.metrics, audit: deps.store.audit }),
+  });
   const presented = readClientCredentials(request.headers.authorization, request.body);
   const basic = presented.method === 'client_secret_basic';
-  if (!presented.ok) {
-    if (presented.error === 'ambiguous') {
-      throw oauthErrors.invalidRequest('Use one client authentication method: HTTP Basic or form keys, not both.');
-    }
-    throw oauthErrors.invalidClient(`client credentials ${presented.error}`, basic);
-  }
-
-  const clientKey = presented.clientId.slice(0, 128);
-  // The address first: it never contains '|', so no client id can forge another pair's key.
-  const pairKey = `token:fail:pair:${address}|${clientKey}`;
-  const ceilingKey = `token:fail:client:${clientKey}`;
-  const fromAddress = await rateLimiter.hit(pairKey, rateLimit.tokenFailuresPerClientAndAddress, window);
-  if (!fromAddress.allowed) throw oauthErrors.tooManyRequests(fromAddress.resetSeconds);
-  const overall = await rateLimiter.hit(ceilingKey, rateLimit.tokenFailuresPerClient, window);
-  if (!overall.allowed) {
-    // Refused unchecked: not this address's failure.
-    await rateLimiter.refund(pairKey, window);
-    throw oauthErrors.tooManyRequests(overall.resetSeconds);
-  }
-
-  const auth = await authenticateClient(presented, deps);
-  if (!auth.ok) throw oauthErrors.invalidClient(auth.reason, basic);
-  await Promise.all([rateLimiter.refund(pairKey, window), rateLimiter.refund(ceilingKey, window)]);
-  return auth.client;
+  const attempt = { address: request.ip, account: presented.ok ? presented.clientId.slice(0, 128) : undefined, log: request.log };
+  return throttle.checkSecret(
+    attempt,
+    async () => {
+      if (!presented.ok) return { ok: false, refusal: unreadableCredentials(presented), accountExists: false };
+      const auth = await authenticateClient(presented, deps);
+      if (auth.ok) return { ok: true, value: auth.client };
+      return { ok: false, refusal: oauthErrors.invalidClient(auth.reason, basic), accountExists: auth.reason !== 'unknown_client' };
+    },
+    oauthErrors.tooManyRequests,
+  );
 }

@@ -1,3 +1,4 @@
+import { offeredScopes } from './scopes.js';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { AuthorizationServer } from './authorization-servers.js';
@@ -5,6 +6,7 @@ import { PUBLIC_SECURITY } from '../docs/security-schemes.js';
 import { serverDocs } from '../docs/tags.js';
 import { publicDocumentResponses } from './responses.js';
 import { AuthorizationServerMetadata } from './schemas.js';
+import { userScopesOf } from '../scope-names.js';
 
 const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
 
@@ -12,18 +14,28 @@ const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
 export function authorizationServerMetadata(server: AuthorizationServer, config: Config) {
   return {
     issuer: server.issuer,
+    authorization_endpoint: `${server.issuer}/v1/authorize`,
     token_endpoint: `${server.issuer}/v1/token`,
     jwks_uri: `${server.issuer}/v1/keys`,
     introspection_endpoint: `${server.issuer}/v1/introspect`,
     revocation_endpoint: `${server.issuer}/v1/revoke`,
-    grant_types_supported: ['client_credentials'],
-    // There is no authorization endpoint, so no response type is supported.
-    response_types_supported: [],
-    scopes_supported: [server.scope],
-    token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    grant_types_supported: ['client_credentials', 'authorization_code', 'refresh_token'],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    // PKCE with S256 is required of every authorization request (OAuth 2.1).
+    code_challenge_methods_supported: ['S256'],
+    // RFC 9207: every authorization response carries iss.
+    authorization_response_iss_parameter_supported: true,
+    // What apps acting for users may ask for, and what client credentials may (managing webhooks).
+    scopes_supported: [...new Set([...userScopesOf(server.scope), ...offeredScopes(server)])],
+    // `none`: a public app (PKCE alone) at the token endpoint; client credentials always authenticate.
+    token_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS, 'none'],
     introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     service_documentation: `${config.baseUrl}/docs`,
+    ...(config.clientRegistration.dynamic ? { registration_endpoint: `${server.issuer}/v1/register` } : {}),
+    // draft-ietf-oauth-client-id-metadata-document: a client_id that is an https URL is read from there.
+    ...(config.clientRegistration.metadataDocuments ? { client_id_metadata_document_supported: true } : {}),
   };
 }
 

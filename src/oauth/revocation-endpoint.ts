@@ -3,7 +3,11 @@ import { CLIENT_AUTHENTICATION_SECURITY } from '../docs/security-schemes.js';
 import { serverDocs } from '../docs/tags.js';
 import { oauthErrors } from '../errors.js';
 import type { AuthorizationServer } from './authorization-servers.js';
-import { requireClient } from './client-authentication.js';
+import { readClientCredentials, requireClient } from './client-authentication.js';
+import { requireApp } from './app-authentication.js';
+import { tokenHash } from '../sign-in/secret-tokens.js';
+import type { AppForAuth } from '../store/apps.js';
+import type { FastifyRequest } from 'fastify';
 import type { OAuthDeps } from './oauth-deps.js';
 import { clientAuthenticatedResponses } from './responses.js';
 import { TokenOperationBody } from './schemas.js';
@@ -43,8 +47,13 @@ export function registerRevocationEndpoint(app: FastifyInstance, server: Authori
       },
     },
     async (request, reply) => {
-      const client = await requireClient(request, deps);
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      // An app acting for users revokes its refresh tokens (the grant) and access tokens here too.
+      if (await isAppRequest(request, deps)) {
+        await revokeAppToken(request, await requireApp(request, deps), deps);
+        return reply.code(200).send();
+      }
+      const client = await requireClient(request, deps);
       const verified = await deps.verifier.verify(request.body.token);
       if (verified.ok) {
         if (verified.claims.client_id !== client.clientId) {
@@ -58,4 +67,32 @@ export function registerRevocationEndpoint(app: FastifyInstance, server: Authori
       return reply.code(200).send();
     },
   );
+}
+
+/** Whether the client presenting itself is an app (issue 34) rather than a client credential. */
+async function isAppRequest(request: FastifyRequest<{ Body: TokenOperationBody }>, deps: OAuthDeps): Promise<boolean> {
+  const presented = readClientCredentials(request.headers.authorization, request.body);
+  const clientId = presented.ok ? presented.clientId : request.body.client_id;
+  return typeof clientId === 'string' && clientId.length <= 2048 && (await deps.store.apps.findApp(clientId)) !== null;
+}
+
+/**
+ * RFC 7009 for an app: a refresh token ends its grant, and with it every token of the family
+ * (§2.1: revoking a refresh token should revoke the access tokens of the same grant); an access
+ * token ends itself. Another app's token, or a string that is neither, is answered 200 alike.
+ */
+async function revokeAppToken(request: FastifyRequest<{ Body: TokenOperationBody }>, app: AppForAuth, deps: OAuthDeps): Promise<void> {
+  const by = { actor: `client:${app.clientId}` };
+  const verified = await deps.verifier.verify(request.body.token);
+  if (verified.ok) {
+    if (verified.claims.client_id !== app.clientId) throw oauthErrors.invalidRequest('The token was not issued to this client.');
+    await deps.store.revocations.revoke(verified.claims.jti, verified.claims.exp * 1000, by);
+    request.log.info({ clientId: app.clientId, jti: verified.claims.jti }, 'app token revoked');
+    return;
+  }
+  const grantId = await deps.store.apps.grantOfRefreshToken(tokenHash(request.body.token), app.clientId);
+  if (grantId) {
+    await deps.store.apps.revokeGrant(grantId, by, 'refresh token revoked by its app (RFC 7009)');
+    request.log.info({ clientId: app.clientId, grantId }, 'app grant revoked');
+  }
 }

@@ -7,6 +7,7 @@ import { JwkSet } from './schemas.js';
 import { registerDiscovery } from './discovery.js';
 import { registerIntrospectionEndpoint } from './introspection-endpoint.js';
 import { registerRevocationEndpoint } from './revocation-endpoint.js';
+import { registerRegistrationEndpoint } from './registration-endpoint.js';
 import { registerTokenEndpoint } from './token-endpoint.js';
 
 /** Every endpoint of every authorization server, registered explicitly. */
@@ -16,6 +17,7 @@ export function registerAuthorizationServers(app: FastifyInstance, deps: OAuthDe
     registerTokenEndpoint(app, server, deps);
     registerIntrospectionEndpoint(app, server, deps);
     registerRevocationEndpoint(app, server, deps);
+    registerRegistrationEndpoint(app, server, deps);
 
     app.get(
       `/oauth2/${server.id}/v1/keys`,

@@ -3,14 +3,29 @@ import { Type, type Static } from '@sinclair/typebox';
 /** RFC 6749 §4.4.2 and §2.3.1: the token request's form keys. */
 export const TokenRequestBody = Type.Object(
   {
-    grant_type: Type.String({ description: 'Must be `client_credentials`.', examples: ['client_credentials'] }),
+    grant_type: Type.String({
+      description: '`client_credentials`, or for an app acting for a user `authorization_code` or `refresh_token`.',
+      examples: ['client_credentials'],
+    }),
     scope: Type.Optional(
       Type.String({
         description: "Space-separated scopes. Omitted: the server's scope (`public_api.read` on `default`, `studies:read` on the custom server).",
       }),
     ),
+    resource: Type.Optional(
+      Type.Union([Type.String(), Type.Array(Type.String(), { maxItems: 8 })], {
+        description:
+          'RFC 8707: the resource the token is for, `BASE_URL` (the REST API) or `BASE_URL/mcp` (the MCP endpoint). ' +
+          "Omitted: the server's own audience, good for the REST API only. Several, or another URI: `invalid_target`.",
+        examples: ['https://results.example.com/mcp'],
+      }),
+    ),
     client_id: Type.Optional(Type.String({ description: 'With client_secret_post; omit when using HTTP Basic.' })),
     client_secret: Type.Optional(Type.String({ description: 'With client_secret_post; omit when using HTTP Basic.' })),
+    code: Type.Optional(Type.String({ description: 'authorization_code: the code the authorization endpoint sent back.' })),
+    redirect_uri: Type.Optional(Type.String({ description: 'authorization_code: the redirect URI of the authorization request.' })),
+    code_verifier: Type.Optional(Type.String({ description: 'authorization_code: the PKCE verifier (RFC 7636) of the request\'s S256 challenge.' })),
+    refresh_token: Type.Optional(Type.String({ description: 'refresh_token: the refresh token last issued; it is replaced by a new one.' })),
   },
   { additionalProperties: true, title: 'TokenRequest' },
 );
@@ -22,6 +37,9 @@ export const TokenResponse = Type.Object(
     expires_in: Type.Integer({ description: 'Seconds until the token expires.', examples: [3600] }),
     access_token: Type.String({ description: 'An RFC 9068 JWT access token.' }),
     scope: Type.String({ description: 'The scope granted.' }),
+    refresh_token: Type.Optional(
+      Type.String({ description: 'authorization_code and refresh_token grants: the next refresh token; it works once.' }),
+    ),
   },
   { description: 'RFC 6749 §5.1 access token response.', title: 'TokenResponse' },
 );
@@ -87,17 +105,25 @@ const StringList = Type.Array(Type.String());
 export const AuthorizationServerMetadata = Type.Object(
   {
     issuer: Type.String(),
+    authorization_endpoint: Type.String({ description: 'Where a user approves an app (authorization code with PKCE).' }),
     token_endpoint: Type.String(),
     jwks_uri: Type.String(),
     introspection_endpoint: Type.String(),
     revocation_endpoint: Type.String(),
     grant_types_supported: StringList,
     response_types_supported: StringList,
+    response_modes_supported: StringList,
+    code_challenge_methods_supported: StringList,
+    authorization_response_iss_parameter_supported: Type.Boolean({ description: 'RFC 9207: authorization responses carry iss.' }),
     scopes_supported: StringList,
     token_endpoint_auth_methods_supported: StringList,
     introspection_endpoint_auth_methods_supported: StringList,
     revocation_endpoint_auth_methods_supported: StringList,
     service_documentation: Type.String(),
+    registration_endpoint: Type.Optional(Type.String({ description: 'RFC 7591 dynamic registration of public apps (absent when DYNAMIC_REGISTRATION=off).' })),
+    client_id_metadata_document_supported: Type.Optional(
+      Type.Boolean({ description: 'A client_id that is an https URL names its client ID metadata document (absent when CLIENT_METADATA_DOCUMENTS=off).' }),
+    ),
   },
   { description: 'RFC 8414 authorization server metadata.', title: 'AuthorizationServerMetadata' },
 );

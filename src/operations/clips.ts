@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { isoTime } from '../cli/output.js';
-import type { Clip } from '../store/clips.js';
+import { isoTime } from '../iso-time.js';
+import { CLIP_SENTIMENTS, type Clip, type ClipSentiment } from '../store/clips.js';
 import { conflict } from '../store/conflicts.js';
 import { JOB_STATES, type Job, type JobFilter } from '../store/jobs.js';
 import type { HighlightReel } from '../store/reels.js';
@@ -36,6 +36,7 @@ export const ClipView = Type.Object(
     testId: Type.String({ format: 'uuid' }),
     name: Type.String(),
     description: Type.Union([Type.String(), Type.Null()]),
+    sentiment: Type.Union([Type.Union(CLIP_SENTIMENTS.map((s) => Type.Literal(s))), Type.Null()], { description: 'What its creator felt it shows; null when not given.' }),
     startMs: Type.Integer({ minimum: 0 }),
     endMs: Type.Integer({ minimum: 0 }),
     status: Status,
@@ -50,17 +51,19 @@ export const clipView = (c: Clip): Static<typeof ClipView> => ({
   testId: c.testId,
   name: c.name,
   description: c.description,
+  sentiment: c.sentiment,
   startMs: c.startMs,
   endMs: c.endMs,
   status: c.status,
   lastError: c.lastError,
-  createdAt: isoTime(c.createdAt)!,
+  createdAt: isoTime(c.createdAt),
 });
 
 export const ReelView = Type.Object(
   {
     reelId: Type.String({ format: 'uuid' }),
     testId: Type.String({ format: 'uuid' }),
+    token: Type.String({ description: 'What GET /usertesting/api/v1/highlightreel/{highlightReelToken} finds the reel by.' }),
     name: Type.String(),
     clipIds: Type.Array(Type.String({ format: 'uuid' }), { description: 'In playing order.' }),
     durationMs: Type.Integer({ minimum: 0 }),
@@ -73,12 +76,13 @@ export const ReelView = Type.Object(
 export const reelView = (r: HighlightReel): Static<typeof ReelView> => ({
   reelId: r.id,
   testId: r.testId,
+  token: r.token,
   name: r.name,
   clipIds: r.clipIds,
   durationMs: r.durationMs,
   status: r.status,
   lastError: r.lastError,
-  createdAt: isoTime(r.createdAt)!,
+  createdAt: isoTime(r.createdAt),
 });
 
 export const JobView = Type.Object(
@@ -105,12 +109,12 @@ export const jobView = (j: Job): Static<typeof JobView> => ({
   state: j.state,
   attempts: j.attempts,
   maxAttempts: j.maxAttempts,
-  runAt: isoTime(j.runAt)!,
+  runAt: isoTime(j.runAt),
   leaseOwner: j.leaseOwner,
   leaseUntil: isoTime(j.leaseUntil),
   lastError: j.lastError,
-  createdAt: isoTime(j.createdAt)!,
-  updatedAt: isoTime(j.updatedAt)!,
+  createdAt: isoTime(j.createdAt),
+  updatedAt: isoTime(j.updatedAt),
 });
 
 export interface ClipRequest {
@@ -120,6 +124,8 @@ export interface ClipRequest {
   name: string;
   /** The API's clip description (the CLI's --note). */
   description?: string | undefined;
+  /** The Legacy v1 sentimentTag (the CLI's --sentiment). */
+  sentiment?: ClipSentiment | undefined;
 }
 
 /**
@@ -131,7 +137,14 @@ export async function createClip(d: Pick<OperationDeps, 'store'>, input: ClipReq
   // An empty or backwards range is the store's refusal (it cannot be cut at all).
   if (input.endMs > input.startMs && input.endMs - input.startMs < MIN_CLIP_MS) throw conflict.clipTooShort(input.startMs, input.endMs, MIN_CLIP_MS);
   const clip = await d.store.clips.createClip(
-    { sessionId: input.sessionId, startMs: input.startMs, endMs: input.endMs, name: input.name, ...(input.description === undefined ? {} : { description: input.description }) },
+    {
+      sessionId: input.sessionId,
+      startMs: input.startMs,
+      endMs: input.endMs,
+      name: input.name,
+      ...(input.description === undefined ? {} : { description: input.description }),
+      ...(input.sentiment === undefined ? {} : { sentiment: input.sentiment }),
+    },
     by,
   );
   return clipView(clip);

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { isoTime } from '../cli/output.js';
+import { isoTime } from '../iso-time.js';
 import { generateClientId, generateClientSecret } from '../oauth/client-secrets.js';
 import { StoreConflictError } from '../store/conflicts.js';
 import { emailKey } from '../store/email.js';
@@ -25,7 +25,7 @@ export async function issueCredential(d: OperationDeps, email: string, by: Actor
   const clientId = generateClientId();
   const clientSecret = generateClientSecret();
   const credential = await d.store.credentials.createCredential({ clientId, email, secretHash: d.hasher.hash(clientSecret) }, by);
-  return { clientId, clientSecret, email: credential.email, createdAt: isoTime(credential.createdAt)!, ...publicEndpoints(d) };
+  return { clientId, clientSecret, email: credential.email, createdAt: isoTime(credential.createdAt), ...publicEndpoints(d) };
 }
 
 /** A second secret; the previous one keeps working for the grace period, or stops now. */
@@ -39,7 +39,7 @@ export async function rotateCredential(
   const now = d.clock.now();
   const retireOthersAt = retirePreviousNow ? now : now + d.config.secretRotationGraceSeconds * 1000;
   const rotated = await d.store.credentials.addCredentialSecret({ clientId, secretHash: d.hasher.hash(clientSecret), retireOthersAt }, by);
-  return { clientId, clientSecret, email: rotated.email, rotatedAt: isoTime(now)!, previousSecretExpiresAt: isoTime(retireOthersAt)! };
+  return { clientId, clientSecret, email: rotated.email, rotatedAt: isoTime(now), previousSecretExpiresAt: isoTime(retireOthersAt) };
 }
 
 export async function retirePreviousSecret(d: OperationDeps, clientId: string, by: Actor): Promise<Static<typeof RetiredCredential>> {

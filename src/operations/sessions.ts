@@ -89,7 +89,7 @@ export async function sessionOverview(d: Pick<OperationDeps, 'store'>, session: 
   ]);
   return {
     session: { ...sessionSummary(session), testId: test.id },
-    details: sessionResultsView(session, test, details),
+    details: sessionResultsView(session, test, details, 'v3'),
     hasTranscript: cueCount !== null,
     video: video ? { durationMs: video.durationMs, width: video.width, height: video.height, hasAudio: video.hasAudio, hasPoster: video.posterKey !== null } : null,
     clips,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { isoTime } from '../cli/output.js';
+import { isoTime } from '../iso-time.js';
 import { publishedUntil } from '../oauth/signing-keys.js';
 import type { AuditEvent, Credential, Member, SigningKey, Test, User, Workspace } from '../store/store.js';
 
@@ -9,14 +9,14 @@ import type { AuditEvent, Credential, Member, SigningKey, Test, User, Workspace 
  * admin API's responses; each function makes the value. Never a secret's hash or a private key.
  */
 
-const Time = Type.String({ format: 'date-time' });
-const NullableTime = Type.Union([Time, Type.Null()]);
+export const Time = Type.String({ format: 'date-time' });
+export const NullableTime = Type.Union([Time, Type.Null()]);
 
 export const UserView = Type.Object(
   { id: Type.String({ format: 'uuid' }), email: Type.String(), status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]), createdAt: Time },
   { title: 'ApiUser' },
 );
-export const userView = (u: User): Static<typeof UserView> => ({ id: u.id, email: u.email, status: u.status, createdAt: isoTime(u.createdAt)! });
+export const userView = (u: User): Static<typeof UserView> => ({ id: u.id, email: u.email, status: u.status, createdAt: isoTime(u.createdAt) });
 
 export const CredentialView = Type.Object(
   {
@@ -38,7 +38,7 @@ export const credentialView = (c: Credential): Static<typeof CredentialView> => 
   status: c.revokedAt === null ? 'active' : 'revoked',
   // A revoked credential's secrets no longer work, whatever their own expiry says.
   activeSecrets: c.revokedAt === null ? c.activeSecrets : 0,
-  createdAt: isoTime(c.createdAt)!,
+  createdAt: isoTime(c.createdAt),
   lastUsedAt: isoTime(c.lastUsedAt),
   revokedAt: isoTime(c.revokedAt),
 });
@@ -76,10 +76,10 @@ export const RetiredCredential = Type.Object({ ...CredentialView.properties, ret
 export const RevokedCredential = Type.Object({ ...CredentialView.properties, alreadyRevoked: Type.Boolean() }, { title: 'RevokedCredential' });
 
 export const WorkspaceView = Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String(), createdAt: Time }, { title: 'Workspace' });
-export const workspaceView = (w: Workspace): Static<typeof WorkspaceView> => ({ id: w.id, name: w.name, createdAt: isoTime(w.createdAt)! });
+export const workspaceView = (w: Workspace): Static<typeof WorkspaceView> => ({ id: w.id, name: w.name, createdAt: isoTime(w.createdAt) });
 
 export const MemberView = Type.Object({ workspaceId: Type.String({ format: 'uuid' }), email: Type.String(), addedAt: Time }, { title: 'Member' });
-export const memberView = (m: Member): Static<typeof MemberView> => ({ workspaceId: m.workspaceId, email: m.email, addedAt: isoTime(m.addedAt)! });
+export const memberView = (m: Member): Static<typeof MemberView> => ({ workspaceId: m.workspaceId, email: m.email, addedAt: isoTime(m.addedAt) });
 export const AddedMember = Type.Object(
   { ...MemberView.properties, userExists: Type.Boolean({ description: 'Whether an API user has this email yet.' }) },
   { title: 'AddedMember' },
@@ -107,8 +107,8 @@ export const testView = (t: Test): Static<typeof TestView> => ({
   title: t.title,
   productType: t.productType,
   type: t.type,
-  createdAt: isoTime(t.createdAt)!,
-  orderedAt: isoTime(t.orderedAt)!,
+  createdAt: isoTime(t.createdAt),
+  orderedAt: isoTime(t.orderedAt),
   orderedBy: t.orderedBy,
   plan: t.plan as Static<typeof TestView>['plan'],
   sessionCount: t.sessionCount,
@@ -139,7 +139,7 @@ export function keyView(key: SigningKey, now: number, tokenTtlMs: number): Stati
   return {
     kid: key.kid,
     alg: key.alg,
-    createdAt: isoTime(key.createdAt)!,
+    createdAt: isoTime(key.createdAt),
     retiredAt: isoTime(key.retiredAt),
     state,
     publishedUntil: Number.isFinite(until) ? isoTime(until) : null,
@@ -154,7 +154,7 @@ export const AuditEventView = Type.Object(
 );
 export const auditEventView = (e: AuditEvent): Static<typeof AuditEventView> => ({
   id: e.id,
-  at: isoTime(e.at)!,
+  at: isoTime(e.at),
   actor: e.actor,
   action: e.action,
   subject: e.subject,

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../imports/json-depth.js';
+import { planUuid, taskGroupUuid } from '../store/plan-ids.js';
 import { BadPlanError, parseTestPlan } from './test-plan.js';
+
+const TEST_ID = '0b7c6d5e-4f3a-4b2c-9d1e-0f1a2b3c4d5e';
 
 const good = {
   id: 'plan-1',
@@ -13,7 +16,7 @@ const good = {
 
 const problemsOf = (input: unknown): string[] => {
   try {
-    parseTestPlan(input);
+    parseTestPlan(input, TEST_ID);
   } catch (error) {
     if (error instanceof BadPlanError) return error.problems;
     throw error;
@@ -22,11 +25,33 @@ const problemsOf = (input: unknown): string[] => {
 };
 
 describe('parseTestPlan', () => {
-  it('keeps a good plan as given, with defaults for what is left out', () => {
-    expect(parseTestPlan(good)).toEqual({ ...good, shortTest: false });
-    const generated = parseTestPlan({ tasks: [] });
+  it('keeps a good plan as given, readable ids as the UUIDs they stand for, with defaults for what is left out', () => {
+    const planId = planUuid(TEST_ID, 'plan-1');
+    const main = taskGroupUuid(planId, 'main');
+    expect(parseTestPlan(good, TEST_ID)).toEqual({
+      ...good,
+      id: planId,
+      taskGroups: [{ id: main, type: 'MAIN' }],
+      tasks: [{ ...good.tasks[0], taskGroupId: main }, good.tasks[1]],
+      shortTest: false,
+    });
+    const generated = parseTestPlan({ tasks: [] }, TEST_ID);
     expect(generated.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(generated.taskGroups).toEqual([]);
+  });
+
+  it('maps readable ids to name-based UUIDs (RFC 9562 version 5) of their test: stable, distinct per test, UUIDs kept', () => {
+    const planId = planUuid(TEST_ID, 'plan-1');
+    // Python: uuid.uuid5(uuid.UUID(PLAN_ID_NAMESPACE), 'test/<TEST_ID>/plan/plan-1'), then 'plan/<that>/task-group/main'.
+    expect(planId).toBe('764904d0-8b68-5ea2-9273-bc91c77b1761');
+    expect(taskGroupUuid(planId, 'main')).toBe('e1a6e961-d988-5344-8c10-39b2579ef57f');
+    expect(parseTestPlan(good, TEST_ID)).toEqual(parseTestPlan(good, TEST_ID));
+    expect(parseTestPlan(good, '1b7c6d5e-4f3a-4b2c-9d1e-0f1a2b3c4d5e').id).not.toBe(planId);
+    const uuids = parseTestPlan({ ...good, id: 'ABCDEF01-2345-4678-9ABC-DEF012345678' }, TEST_ID);
+    expect(uuids.id).toBe('abcdef01-2345-4678-9abc-def012345678');
+    // Parsing a parsed plan changes nothing: the CLI parses a file, the admin API parses what it sends.
+    const parsed = parseTestPlan(good, TEST_ID);
+    expect(parseTestPlan(parsed, TEST_ID)).toEqual(parsed);
   });
 
   it('names every bad field, each once', () => {

@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value, type ValueError } from '@sinclair/typebox/value';
 import { nestsTooDeep, tooDeepProblem } from '../imports/json-depth.js';
 import type { TestPlan } from '../store/store.js';
+import { planUuid, taskGroupUuid } from '../store/plan-ids.js';
 
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
 export const TASK_TYPES = [
@@ -88,8 +89,9 @@ const fieldName = (pointer: string): string =>
 /**
  * Checks a parsed plan file field by field and returns the plan to store, or throws a
  * BadPlanError listing every problem found. Nothing is written by the caller unless it passes.
+ * Readable plan and task group ids become the UUIDs they stand for in test `testId` (plan-ids.ts).
  */
-export function parseTestPlan(input: unknown): TestPlan {
+export function parseTestPlan(input: unknown, testId: string): TestPlan {
   // Before the validator walks it; and the validator is asked for the first problems only,
   // as a plan of a million bad tasks would otherwise yield a million.
   if (nestsTooDeep(input)) throw new BadPlanError([tooDeepProblem('the plan')]);
@@ -117,21 +119,24 @@ export function parseTestPlan(input: unknown): TestPlan {
   if (distinct.length > 0) throw new BadPlanError(distinct);
 
   const plan = input as PlanFile;
-  const groups = plan.taskGroups ?? [];
+  const planId = plan.id === undefined ? randomUUID() : planUuid(testId, plan.id);
+  const groupUuid = (id: string) => taskGroupUuid(planId, id);
+  const groups = (plan.taskGroups ?? []).map((g) => ({ ...g, id: groupUuid(g.id) }));
   const groupIds = new Set<string>();
   groups.forEach((g, i) => {
-    if (groupIds.has(g.id)) distinct.push(`taskGroups[${i}].id: "${g.id}" is used by an earlier group`);
+    if (groupIds.has(g.id)) distinct.push(`taskGroups[${i}].id: "${plan.taskGroups![i]!.id}" is used by an earlier group`);
     groupIds.add(g.id);
   });
   const groupTypes = new Map(groups.map((g) => [g.id, g.type]));
   const taskIds = new Set<string>();
   plan.tasks.forEach((task, i) => {
+    const groupId = task.taskGroupId === undefined ? undefined : groupUuid(task.taskGroupId);
     if (task.id !== undefined) {
       if (taskIds.has(task.id.toLowerCase())) distinct.push(`tasks[${i}].id: "${task.id}" is used by an earlier task`);
       taskIds.add(task.id.toLowerCase());
     }
     if (task.qxMeasure !== undefined) {
-      if (task.taskGroupId === undefined || groupTypes.get(task.taskGroupId) !== QX_SCORE_GROUP) {
+      if (groupId === undefined || groupTypes.get(groupId) !== QX_SCORE_GROUP) {
         distinct.push(`tasks[${i}].qxMeasure: only a task of a ${QX_SCORE_GROUP} task group measures a QXscore`);
       } else if (!QX_MEASURE_TASK_TYPES[task.qxMeasure].includes(task.taskType)) {
         distinct.push(`tasks[${i}].qxMeasure: ${task.qxMeasure} is asked with a task of type ${QX_MEASURE_TASK_TYPES[task.qxMeasure].join(' or ')}`);
@@ -143,7 +148,7 @@ export function parseTestPlan(input: unknown): TestPlan {
     if (task.taskType === 'matrix' && !(task.rows && task.rows.length >= 1)) {
       distinct.push(`tasks[${i}].rows: a matrix task needs at least 1 row`);
     }
-    if (task.taskGroupId !== undefined && !groupIds.has(task.taskGroupId)) {
+    if (groupId !== undefined && !groupIds.has(groupId)) {
       distinct.push(`tasks[${i}].taskGroupId: no task group has id "${task.taskGroupId}"`);
     }
     if (task.scaleMinimum !== undefined && task.scaleMaximum !== undefined && task.scaleMinimum >= task.scaleMaximum) {
@@ -154,6 +159,10 @@ export function parseTestPlan(input: unknown): TestPlan {
     }
   });
   if (distinct.length > 0) throw new BadPlanError(distinct);
-  const tasks = plan.tasks.map((task) => (task.id === undefined ? task : { ...task, id: task.id.toLowerCase() }));
-  return { id: plan.id ?? randomUUID(), shortTest: plan.shortTest ?? false, taskGroups: groups, tasks };
+  const tasks = plan.tasks.map((task) => ({
+    ...task,
+    ...(task.id === undefined ? {} : { id: task.id.toLowerCase() }),
+    ...(task.taskGroupId === undefined ? {} : { taskGroupId: groupUuid(task.taskGroupId) }),
+  }));
+  return { id: planId, shortTest: plan.shortTest ?? false, taskGroups: groups, tasks };
 }

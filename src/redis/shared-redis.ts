@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
-import { RedisChangeFeed } from '../changes/redis-change-feed.js';
+import { RedisChangeFeed } from './redis-change-feed.js';
 import type { Clock } from '../clock.js';
 import { MemoryRateLimiter } from '../http/rate-limiter.js';
 import { RedisRateLimiter } from '../http/redis-rate-limiter.js';
-import { Outage, outageReason } from '../ops/outage.js';
+import { Outage, outageReason } from '../observability/outage.js';
 import { redisClient } from './redis-client.js';
 
 const PROBE_INTERVAL_MS = 1000;

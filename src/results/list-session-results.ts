@@ -15,14 +15,14 @@ export function listSessionResults(
   serialize: (page: SessionSummaryResultsResponse) => string,
 ): Promise<Buffer> {
   const key = `${test.id} ${paging.form} ${paging.offset} ${paging.limit}`;
-  return pages.cachedBody(key, async () => serialize(await readPage(pages, test, paging)));
+  return pages.cachedBody(key, async () => serialize(await sessionResultsPage(pages, test, paging)));
 }
 
 /**
  * Completed sessions only, as the real service lists them; the total is the count each import
  * stores per status, not a COUNT(*).
  */
-async function readPage(pages: SessionPageReader, test: Test, paging: Paging): Promise<SessionSummaryResultsResponse> {
+export async function sessionResultsPage(pages: SessionPageReader, test: Test, paging: Paging): Promise<SessionSummaryResultsResponse> {
   const totalCount = await pages.count(test.id);
   const sessions = paging.offset < totalCount ? await pages.read(test.id, paging.offset, paging.limit) : [];
   const pagination =

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { problemType, type ProblemCode } from '../errors.js';
-import { READ_SCOPES } from '../oauth/scope-names.js';
+import { READ_SCOPES } from '../scope-names.js';
 import { BEARER_REALM } from '../http/error-handler.js';
 import { apiCacheHeaders, jsonResponse, responseHeader, retryAfterHeader, type ResponseHeaders } from '../http/response-headers.js';
 import { Problem } from './schemas.js';
@@ -36,6 +36,7 @@ const PROBLEM_TITLES: Record<number, string> = {
   401: 'UnauthorizedProblem',
   403: 'InsufficientScopeProblem',
   404: 'NotFoundProblem',
+  416: 'RangeNotSatisfiableProblem',
   429: 'RateLimitedProblem',
   500: 'InternalProblem',
   503: 'UnavailableProblem',

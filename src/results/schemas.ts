@@ -14,6 +14,12 @@ export const PAGE_SIZE_DEFAULT = 25;
 export const OFFSET_MAX = 10_000;
 
 /**
+ * A parameter the real document types as `number` that only a whole value makes sense for:
+ * `2.0` is taken as 2 (a client generated from the real document may send it), `2.5` is refused.
+ */
+const WholeNumber = (options: { minimum: number; maximum: number; description: string }) => Type.Number({ ...options, multipleOf: 1 });
+
+/**
  * Defaults are stated in the descriptions, not as JSON Schema `default`: the two paging forms
  * exclude each other, and Swagger UI (like some generated clients) sends every parameter that
  * has a default, which would mix the forms (400). resolvePaging applies them.
@@ -21,10 +27,10 @@ export const OFFSET_MAX = 10_000;
 export const SessionResultsQuery = Type.Object({
   testId: Uuid('The test whose session results are listed.'),
   limit: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX, description: `Earlier form: page size (default ${PAGE_SIZE_DEFAULT}). Not with rowsPerPage/pageNumber.` }),
+    WholeNumber({ minimum: 1, maximum: PAGE_SIZE_MAX, description: `Earlier form: page size (default ${PAGE_SIZE_DEFAULT}). Not with rowsPerPage/pageNumber.` }),
   ),
   offset: Type.Optional(
-    Type.Integer({ minimum: 0, maximum: OFFSET_MAX, description: 'Earlier form: sessions to skip (default 0). Not with rowsPerPage/pageNumber.' }),
+    WholeNumber({ minimum: 0, maximum: OFFSET_MAX, description: 'Earlier form: sessions to skip (default 0). Not with rowsPerPage/pageNumber.' }),
   ),
   rowsPerPage: Type.Optional(
     Type.Integer({

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import { FreshCache, type ChangeWatcher } from '../changes/fresh-cache.js';
-import { COMPLETED_STATUS, type SessionRepository } from '../store/sessions.js';
-import type { Session, SessionKey } from '../store/store.js';
+import type { SessionRepository } from '../store/sessions.js';
+import { COMPLETED_STATUS, type Session, type SessionKey } from '../store/store.js';
 import { bodyBytes, sameBytes } from '../http/body-bytes.js';
 import { OFFSET_MAX } from './schemas.js';
 

@@ -1,5 +1,5 @@
 import type { Session } from '../store/store.js';
-import { isoTime } from './iso-time.js';
+import { isoTime } from '../iso-time.js';
 import type { SessionSummaryResultItem } from './schemas.js';
 
 /** A session as the session list shows it (and the admin API): its summary, times in ISO 8601. */
@@ -8,5 +8,5 @@ export const sessionSummary = (s: Session): SessionSummaryResultItem => ({
   audienceId: s.audienceId,
   status: s.status,
   startTime: isoTime(s.startTime),
-  finishTime: s.finishTime === null ? null : isoTime(s.finishTime),
+  finishTime: isoTime(s.finishTime),
 });

@@ -5,7 +5,7 @@ import { loggerOptions } from '../http/logging.js';
 import { MemoryRateLimiter } from '../http/rate-limiter.js';
 import { systemClock } from '../clock.js';
 import { openRuntime } from '../runtime.js';
-import { listenForMetrics } from '../ops/metrics-listener.js';
+import { listenForMetrics } from './metrics-listener.js';
 import { clusterMetrics, serveRateLimits } from './cluster-ipc.js';
 
 const RESTART_DELAY_MS = 1000;

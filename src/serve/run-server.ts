@@ -4,11 +4,12 @@ import { listenForAdmin } from '../admin/listen.js';
 import type { Config } from '../config.js';
 import { systemClock } from '../clock.js';
 import { MemoryRateLimiter } from '../http/rate-limiter.js';
-import { Metrics } from '../ops/metrics.js';
-import { listenForMetrics, type MetricsListener } from '../ops/metrics-listener.js';
+import { Metrics } from '../observability/metrics.js';
+import { listenForMetrics, type MetricsListener } from './metrics-listener.js';
 import { openRuntime } from '../runtime.js';
-import { startJobRunner } from '../jobs/start-job-runner.js';
+import { startJobRunner } from './start-job-runner.js';
 import type { JobRunner } from '../jobs/job-runner.js';
+import { startDeliveryWorker, type RunningDeliveryWorker } from './start-delivery-worker.js';
 import { PrimaryRateLimiter, answerMetricsRequests } from './cluster-ipc.js';
 
 /**
@@ -33,13 +34,14 @@ export async function runServer(config: Config): Promise<void> {
   let metricsListener: MetricsListener | undefined;
   let adminApp: Awaited<ReturnType<typeof listenForAdmin>>;
   let jobRunner: JobRunner | undefined;
+  let webhooks: RunningDeliveryWorker | undefined;
   try {
     app = await buildApp({ ...runtime, metrics });
     if (!inCluster && config.metrics) {
       metricsListener = await listenForMetrics(config.metrics, config.connections, () => metrics.registry.metrics(), app.log.child({ listener: 'metrics' }));
       app.log.info({ metricsAddress: metricsListener.address }, `metrics served on ${metricsListener.address}/metrics`);
     }
-    adminApp = await listenForAdmin(runtime, app.log);
+    adminApp = await listenForAdmin({ ...runtime, metrics }, app.log);
     const address = await app.listen({ host: config.host, port: config.port });
     const authorizationServerId = runtime.servers.custom.id;
     app.log.info(
@@ -47,6 +49,7 @@ export async function runServer(config: Config): Promise<void> {
       `results-api listening on ${address}: API reference ${address}/docs, auth_url ${config.authUrl} (servers default and ${authorizationServerId}), base_url ${config.baseUrl}`,
     );
     jobRunner = startJobRunner(runtime, metrics, app.log);
+    webhooks = startDeliveryWorker(runtime, app.log, (outcome) => metrics.webhookAttempts.inc({ outcome }));
   } catch (err) {
     await metricsListener?.close();
     await adminApp?.close();
@@ -70,6 +73,8 @@ export async function runServer(config: Config): Promise<void> {
       try {
         // Jobs first: a running one is handed back at once for another process to take.
         await jobRunner?.stop();
+        // Deliveries in flight finish (each within its timeout) before the database closes.
+        await webhooks?.stop();
         await server.close();
         await adminApp?.close();
         await metricsListener?.close();

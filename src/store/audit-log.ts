@@ -38,6 +38,26 @@ export const AUDIT_ACTIONS = [
   'clip.retry',
   'reel.create',
   'reel.retry',
+  'user.setup_link',
+  'user.password_set',
+  'user.sign_in',
+  'user.sign_out',
+  'user.totp_enable',
+  'user.totp_reset',
+  'app.create',
+  'app.revoke',
+  'app.authorize',
+  'app.unauthorize',
+  'grant.revoke',
+  'guessing.alert',
+  'webhook.create',
+  'webhook.update',
+  'webhook.enable',
+  'webhook.disable',
+  'webhook.delete',
+  'webhook.rotate_secret',
+  'webhook.test',
+  'webhook.replay',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -73,6 +93,11 @@ export class AuditLog {
     private readonly db: Database,
     private readonly clock: Clock,
   ) {}
+
+  /** Records an event that is no mutation (a security alert), in a transaction of its own. */
+  async record(by: Actor, action: AuditAction, subject: string, details: Record<string, unknown> = {}): Promise<void> {
+    await this.db.write(null, (tx) => audit(tx, this.clock, by, action, subject, details));
+  }
 
   /** The newest events that pass `filter`, oldest first. */
   async list(filter: AuditFilter = {}): Promise<AuditEvent[]> {

@@ -3,9 +3,10 @@ import type { Clock } from '../clock.js';
 import { audit } from './audit-log.js';
 import { requireCuttable, type CutVideo } from './clip-range.js';
 import { conflict, StoreConflictError } from './conflicts.js';
-import type { Database, Row } from './database.js';
+import type { Database, Row, Transaction } from './database.js';
 import { enqueueJob, restartJob, type JobState } from './jobs.js';
 import type { Actor } from './store.js';
+import { recordWebhookEvent } from './webhook-events.js';
 
 /** The job kind that cuts a clip out of its session video. */
 export const CLIP_JOB = 'clip.generate';
@@ -26,6 +27,8 @@ export interface Clip {
   testId: string;
   name: string;
   description: string | null;
+  /** What its creator felt it shows (the Legacy v1 sentimentTag); null when not given. */
+  sentiment: ClipSentiment | null;
   /** From the start of the session video. */
   startMs: number;
   endMs: number;
@@ -38,10 +41,15 @@ export interface Clip {
   createdAt: number;
 }
 
+/** The sentiments the real v1 document allows a clip. */
+export const CLIP_SENTIMENTS = ['positive', 'negative'] as const;
+export type ClipSentiment = (typeof CLIP_SENTIMENTS)[number];
+
 export interface ClipInput {
   sessionId: string;
   name: string;
   description?: string;
+  sentiment?: ClipSentiment;
   startMs: number;
   endMs: number;
   layout?: ClipLayout;
@@ -54,7 +62,7 @@ export const clipPosterKey = (clipId: string) => `clips/${clipId}/poster.jpg`;
 /** A clip's (or reel's) status, from its job's state. */
 export const STATUS_OF_JOB: Record<JobState, ClipStatus> = { queued: 'GENERATING', running: 'GENERATING', done: 'GENERATED', error: 'ERROR' };
 
-const COLUMNS = `c.id, c.session_id, c.test_id, c.name, c.description, c.start_ms, c.end_ms, c.layout, c.job_id, c.created_at,
+const COLUMNS = `c.id, c.session_id, c.test_id, c.name, c.description, c.sentiment, c.start_ms, c.end_ms, c.layout, c.job_id, c.created_at,
   j.state AS job_state, j.last_error AS job_error`;
 const FROM = 'clips c JOIN jobs j ON j.id = c.job_id';
 
@@ -73,6 +81,7 @@ const clipOf = (r: Row): Clip => ({
   testId: r.test_id as string,
   name: r.name as string,
   description: (r.description as string | null) ?? null,
+  sentiment: (r.sentiment as ClipSentiment | null) ?? null,
   startMs: Number(r.start_ms),
   endMs: Number(r.end_ms),
   // PostgreSQL's jsonb arrives parsed, SQLite's text does not.
@@ -114,14 +123,15 @@ export class ClipRepository {
       const job = await enqueueJob(tx, this.clock, { kind: CLIP_JOB, subject: id, payload: { clipId: id } });
       const createdAt = this.clock.now();
       await tx.run(
-        `INSERT INTO clips (id, session_id, test_id, name, description, start_ms, end_ms, layout, job_id, created_at)
-         VALUES (@id, @sessionId, @testId, @name, @description, @startMs, @endMs, @layout, @jobId, @createdAt)`,
+        `INSERT INTO clips (id, session_id, test_id, name, description, sentiment, start_ms, end_ms, layout, job_id, created_at)
+         VALUES (@id, @sessionId, @testId, @name, @description, @sentiment, @startMs, @endMs, @layout, @jobId, @createdAt)`,
         {
           id,
           sessionId: input.sessionId,
           testId: video.test_id,
           name: input.name,
           description: input.description ?? null,
+          sentiment: input.sentiment ?? null,
           startMs: input.startMs,
           endMs: input.endMs,
           layout: JSON.stringify(layout),
@@ -143,8 +153,14 @@ export class ClipRepository {
         status: 'GENERATING',
         lastError: null,
         createdAt,
+        sentiment: input.sentiment ?? null,
       } satisfies Clip;
     });
+  }
+
+  /** `clip.generated`, in the transaction that marks the clip's job done. */
+  async recordGenerated(tx: Transaction, clip: Clip): Promise<void> {
+    await recordWebhookEvent(tx, this.clock, { type: 'clip.generated', testId: clip.testId, data: { sessionId: clip.sessionId, clipUuid: clip.id } });
   }
 
   async findClip(id: string): Promise<Clip | null> {

@@ -1,4 +1,4 @@
-import { isoTime } from '../results/iso-time.js';
+import { isoTime } from '../iso-time.js';
 
 export type ConflictCode = 'duplicate' | 'not_found' | 'revoked' | 'foreign_session' | 'secret_in_grace' | 'out_of_range' | 'not_failed';
 
@@ -46,6 +46,7 @@ export const conflict = {
     new StoreConflictError('not_found', `session ${sessionId} has no video (import one with: results-api videos import --session ${sessionId} FILE)`),
   noClip: (clipId: string) => new StoreConflictError('not_found', `no clip with id ${clipId}`),
   noReel: (reelId: string) => new StoreConflictError('not_found', `no highlight reel with id ${reelId}`),
+  noWebhook: (webhookId: string) => new StoreConflictError('not_found', `no webhook subscription with id ${webhookId}`),
   clipOfAnotherTest: (clipId: string, testId: string) =>
     new StoreConflictError('foreign_session', `clip ${clipId} is of a session of another test than ${testId}`),
   clipListedTwice: (clipId: string) => new StoreConflictError('duplicate', `clip ${clipId} is listed twice`),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import { isoTime } from '../results/iso-time.js';
+import { isoTime } from '../iso-time.js';
 import { audit } from './audit-log.js';
 import { conflict } from './conflicts.js';
 import type { Database, Row, Transaction } from './database.js';

@@ -12,6 +12,7 @@ import { JobRepository } from './jobs.js';
 import { ReelRepository } from './reels.js';
 import type { PostgresOptions } from './postgres/postgres-database.js';
 import { SessionDetailsRepository } from './session-details.js';
+import { SearchRepository } from './search.js';
 import { SessionRepository, type SessionBulkWriter } from './sessions.js';
 import { SettingsRepository } from './settings.js';
 import { SigningKeyRepository } from './signing-keys.js';
@@ -19,7 +20,11 @@ import { SqliteDatabase } from './sqlite/sqlite-database.js';
 import { sqliteSessionWriter } from './sqlite/session-import.js';
 import { TokenRevocationRepository } from './token-revocations.js';
 import { TranscriptRepository } from './transcripts.js';
+import { UserAccountRepository } from './user-accounts.js';
+import { AppRepository } from './apps.js';
 import { VideoRepository } from './videos.js';
+import { WebhookDeliveryRepository } from './webhook-deliveries.js';
+import { WebhookRepository } from './webhooks.js';
 
 /** Every repository over one database. Code that needs a part names that part. */
 export interface Store {
@@ -38,6 +43,11 @@ export interface Store {
   readonly jobs: JobRepository;
   readonly clips: ClipRepository;
   readonly reels: ReelRepository;
+  readonly userAccounts: UserAccountRepository;
+  readonly apps: AppRepository;
+  readonly webhooks: WebhookRepository;
+  readonly webhookDeliveries: WebhookDeliveryRepository;
+  readonly search: SearchRepository;
 }
 
 export interface OpenStoreOptions {
@@ -67,6 +77,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions):
     database = postgres;
     bulkWriter = postgresSessionWriter(postgres);
   }
+  const webhooks = new WebhookRepository(database, clock);
   return {
     database,
     credentials: new CredentialRepository(database, clock),
@@ -83,6 +94,11 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions):
     jobs: new JobRepository(database, clock),
     clips: new ClipRepository(database, clock),
     reels: new ReelRepository(database, clock),
+    userAccounts: new UserAccountRepository(database, clock),
+    apps: new AppRepository(database, clock),
+    webhooks,
+    webhookDeliveries: new WebhookDeliveryRepository(database, clock, webhooks),
+    search: new SearchRepository(database),
   };
 }
 
@@ -110,6 +126,8 @@ export async function openStoreWithFeed(
     await store.database.migrate();
     // Transcripts imported before their cues were stored get them now, before anything reads them.
     await store.transcripts.storeMissingCues();
+    // Sessions imported before search existed are indexed now (once; a no-op after).
+    await store.search.indexBacklog();
     if (config.redisUrl) {
       // Two deployments on one Redis must not share rate limits or changes: by default the
       // prefix names this deployment's database, by an id generated once and kept there.

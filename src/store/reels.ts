@@ -7,6 +7,7 @@ import { conflict, StoreConflictError } from './conflicts.js';
 import type { Database, Row, Transaction } from './database.js';
 import { enqueueJob, restartJob, type JobState } from './jobs.js';
 import type { Actor } from './store.js';
+import { recordWebhookEvent } from './webhook-events.js';
 
 /** The job kind that joins a reel's clips into one video. */
 export const REEL_JOB = 'reel.generate';
@@ -119,6 +120,11 @@ export class ReelRepository {
         updatedAt: now,
       } satisfies HighlightReel;
     });
+  }
+
+  /** `highlightreel.generated`, in the transaction that marks the reel's job done. */
+  async recordGenerated(tx: Transaction, reel: HighlightReel): Promise<void> {
+    await recordWebhookEvent(tx, this.clock, { type: 'highlightreel.generated', testId: reel.testId, data: { reelId: reel.id } });
   }
 
   async findReel(id: string): Promise<HighlightReel | null> {

@@ -1,6 +1,6 @@
 import type { Database, Transaction } from './database.js';
-import { COMPLETED_STATUS } from './sessions.js';
-import type { StoredDetails } from './store.js';
+import { answerEntries, writeSearchEntries } from './search.js';
+import { COMPLETED_STATUS, type StoredDetails } from './store.js';
 
 /** Rows per INSERT of the details writer: bounds the statement's size and parameter count. */
 const WRITE_CHUNK = 200;
@@ -49,8 +49,9 @@ export class SessionDetailsRepository {
 }
 
 /**
- * Upserts the details of sessions of `testId` (by sessionId; the last given wins), inside the
- * import's transaction. Sessions given without details keep the details they have.
+ * Upserts the details of sessions of `testId` (by sessionId; the last given wins), and their
+ * answers' search entries, inside the import's transaction. Sessions given without details keep
+ * the details they have.
  */
 export async function writeSessionDetails(tx: Transaction, testId: string, details: ReadonlyMap<string, StoredDetails>): Promise<void> {
   const rows = [...details];
@@ -70,4 +71,5 @@ export async function writeSessionDetails(tx: Transaction, testId: string, detai
       params,
     );
   }
+  for (const [sessionId, stored] of rows) await writeSearchEntries(tx, testId, sessionId, 'answer', answerEntries(stored.document));
 }

@@ -4,7 +4,8 @@ import { conflict } from './conflicts.js';
 import type { Database, Transaction } from './database.js';
 import { sessionKeyOf, sessionOf } from './rows.js';
 import { writeSessionDetails } from './session-details.js';
-import type { Actor, ImportResult, Session, SessionInput, SessionKey, StoredDetails } from './store.js';
+import { newlyCompleted, recordSessionCompletions, recordWebhookEvent, webhookEventWanted } from './webhook-events.js';
+import { COMPLETED_STATUS, type Actor, type ImportResult, type Session, type SessionInput, type SessionKey, type StoredDetails } from './store.js';
 
 export type SessionBatches = AsyncIterable<readonly SessionInput[]> | Iterable<readonly SessionInput[]>;
 
@@ -56,12 +57,21 @@ export class SessionRepository {
         yield batch;
       }
     }
-    return this.bulkWriter(testId, countStatuses(withDetailsSetAside(), read), (writeAll) =>
+    // Sessions that become COMPLETE here, found as the batches go by when a subscription wants them.
+    const completed = new Set<string>();
+    const watched = (await webhookEventWanted(this.db, 'session.completed', testId))
+      ? newlyCompleted(this.db, testId, withDetailsSetAside(), completed)
+      : withDetailsSetAside();
+    return this.bulkWriter(testId, countStatuses(watched, read), (writeAll) =>
       this.db.write({ topic: 'sessions', testId }, async (tx) => {
         // Locking the test serializes imports into it, which keeps session_count exact.
         if (!(await tx.one('SELECT 1 AS found FROM tests WHERE id = @testId FOR UPDATE', { testId }))) throw conflict.noTest(testId);
         const result = await writeAll(tx);
-        if (details.size > 0) await writeSessionDetails(tx, testId, details);
+        if (details.size > 0) {
+          await writeSessionDetails(tx, testId, details);
+          await recordWebhookEvent(tx, this.clock, { type: 'qxscores.updated', testId, data: {} });
+        }
+        await recordSessionCompletions(tx, this.clock, testId, [...completed]);
         if (result.inserted > 0) {
           await tx.run('UPDATE tests SET session_count = session_count + @inserted WHERE id = @testId', { testId, inserted: result.inserted });
         }
@@ -144,6 +154,19 @@ export class SessionRepository {
   }
 
 
+  /**
+   * The session's place among its test's sessions of every status, from 1, in the order they
+   * started (ties by id): the Legacy v1 `sequenceNumber`. Fixed once imported, as sessions start
+   * in the past; one count over the test's primary-key range, so its cost grows with the place.
+   */
+  async sequenceNumber(session: Pick<Session, 'testId' | 'sessionId' | 'startTime'>): Promise<number> {
+    const r = await this.db.one<{ n: number | string }>(
+      'SELECT COUNT(*) AS n FROM sessions WHERE test_id = @testId AND (start_time, session_id) <= (@startTime, @sessionId)',
+      { testId: session.testId, startTime: session.startTime, sessionId: session.sessionId },
+    );
+    return Number(r?.n ?? 0);
+  }
+
   /** A session by its id, whatever its test. */
   async findSession(sessionId: string): Promise<Session | null> {
     const r = await this.db.one<{ test_id: string }>(`SELECT test_id, ${COLUMNS} FROM sessions WHERE session_id = @sessionId`, { sessionId });
@@ -175,9 +198,6 @@ export interface SessionFilter {
   /** Only sessions after this key in page order. */
   after?: SessionKey;
 }
-
-/** The status a session has once its participant finished: the only one the Results API lists. */
-export const COMPLETED_STATUS = 'COMPLETE';
 
 function sessionWhere(testId: string, filter: SessionFilter): { where: string; params: Record<string, unknown> } {
   const conditions = ['test_id = @testId'];

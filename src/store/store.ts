@@ -193,4 +193,5 @@ export interface Actor {
   actor: string;
 }
 
-export type { Store } from './open-store.js';
+/** The status a session has once its participant finished: the only one the Results API lists. */
+export const COMPLETED_STATUS = 'COMPLETE';

@@ -11,7 +11,7 @@ import type { Announce } from './database.js';
 import type { Store } from './open-store.js';
 import type { SessionInput } from './store.js';
 import { MAX_CUES_READ } from './transcripts.js';
-import { BadTranscriptError } from '../transcripts/webvtt.js';
+import { BadTranscriptError } from './webvtt.js';
 
 const admin = { actor: 'cli:admin' };
 const T0 = Date.UTC(2026, 0, 1);

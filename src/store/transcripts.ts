@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import { BadTranscriptError, parseWebVtt, type TranscriptCue } from '../transcripts/webvtt.js';
+import { BadTranscriptError, parseWebVtt, type TranscriptCue } from './webvtt.js';
 import { audit } from './audit-log.js';
+import { recordWebhookEvent } from './webhook-events.js';
 import { conflict } from './conflicts.js';
+import { transcriptEntries, writeSearchEntries } from './search.js';
 import type { Database, Transaction } from './database.js';
 import type { Actor, ImportResult } from './store.js';
 
 /**
  * One session's transcript as imported: WebVTT text, checked by the caller (checkWebVtt in
- * src/transcripts/webvtt.ts); its cues are read from it here, once, as it is stored.
+ * src/store/webvtt.ts); its cues are read from it here, once, as it is stored.
  */
 export interface TranscriptInput {
   sessionId: string;
@@ -85,6 +87,8 @@ export class TranscriptRepository {
             { sessionId, vtt, hash, importedAt },
           );
           await writeCues(tx, sessionId, cues);
+          await recordWebhookEvent(tx, this.clock, { type: 'transcript.ready', testId, data: { sessionId } });
+          await writeSearchEntries(tx, testId, sessionId, 'transcript', transcriptEntries(cues));
           if (row.sha256 === null) result.inserted++;
           else result.updated++;
         }
@@ -136,6 +140,17 @@ export class TranscriptRepository {
     const cues = rows.flatMap((r) => (JSON.parse(r.cues) as StoredCue[]).map(([startMs, endMs, text]) => ({ startMs, endMs, text })));
     const from = offset - first * CUES_PER_PAGE;
     return { cueCount, cues: cues.slice(from, from + end - offset) };
+  }
+
+  /**
+   * Every cue of a session's transcript in file order, as stored at import (its pages, read in
+   * one query; at most MAX_TRANSCRIPT_BYTES of text). Null when the session has no stored cues
+   * (no transcript, or one whose cues are not stored yet).
+   */
+  async allCues(sessionId: string): Promise<TranscriptCue[] | null> {
+    const rows = await this.db.all<{ cues: string }>('SELECT cues FROM transcript_cue_pages WHERE session_id = @sessionId ORDER BY page', { sessionId });
+    if (rows.length === 0) return (await this.cueCount(sessionId)) === 0 ? [] : null;
+    return rows.flatMap((r) => (JSON.parse(r.cues) as StoredCue[]).map(([startMs, endMs, text]) => ({ startMs, endMs, text })));
   }
 
   /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isUuid } from './uuid.js';
+import { isUuid, uuidV5 } from './uuid.js';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -26,5 +26,13 @@ describe('isUuid', () => {
   it('agrees with the regular expression it replaced, on any text', () => {
     const uuidLike = fc.stringMatching(/^[0-9a-fA-FgG\-{} ]{30,40}$/);
     fc.assert(fc.property(fc.oneof(fc.uuid(), uuidLike, fc.string()), (value) => isUuid(value) === UUID_PATTERN.test(value)));
+  });
+});
+
+describe('uuidV5', () => {
+  it("is RFC 9562's name-based UUID: the same as Python's uuid.uuid5", () => {
+    // Python 3: uuid.uuid5(uuid.NAMESPACE_DNS, 'python.org'), uuid.uuid5(uuid.NAMESPACE_URL, 'ü/x').
+    expect(uuidV5('6ba7b810-9dad-11d1-80b4-00c04fd430c8', 'python.org')).toBe('886313e1-3b8a-5372-9b90-0c9aee199e5d');
+    expect(uuidV5('6ba7b811-9dad-11d1-80b4-00c04fd430c8', 'ü/x')).toBe('3bcead8c-fc3e-5efe-93fd-5e63c485c888');
   });
 });

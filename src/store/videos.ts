@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import { audit } from './audit-log.js';
+import { recordWebhookEvent } from './webhook-events.js';
 import { conflict } from './conflicts.js';
 import type { Database, Row } from './database.js';
 import type { Actor } from './store.js';
@@ -134,6 +135,7 @@ export class VideoRepository {
         durationMs: video.durationMs,
         replaced: existing !== null,
       });
+      await recordWebhookEvent(tx, this.clock, { type: 'video.ready', testId: video.testId, data: { sessionId: input.sessionId } });
       return { outcome: existing ? 'updated' : 'inserted', video, replaced: existing } satisfies SavedVideo;
     });
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO_TEST_PLAN, demoSessions } from '../cli/demo.js';
 import { demoTranscripts } from './demo-transcripts.js';
-import { checkWebVtt } from './webvtt.js';
+import { checkWebVtt } from '../store/webvtt.js';
 
 describe('demoTranscripts', () => {
   it('gives completed sessions but every fourth a transcript that is valid WebVTT, the same on every run', () => {

@@ -36,11 +36,12 @@ export function demoTranscript(plan: TestPlan, index: number): string {
 
 /**
  * Transcripts for the demo sessions: every completed session but each fourth one (so the
- * API's 404 for a session without a transcript can be tried too).
+ * API's 404 for a session without a transcript can be tried too); `firstIndex` is the first
+ * session's position, for sessions made in batches.
  */
-export function demoTranscripts(plan: TestPlan, sessions: readonly SessionInput[]): TranscriptInput[] {
+export function demoTranscripts(plan: TestPlan, sessions: readonly SessionInput[], firstIndex = 0): TranscriptInput[] {
   return sessions
-    .map((session, index) => ({ session, index }))
+    .map((session, at) => ({ session, index: firstIndex + at }))
     .filter(({ session, index }) => session.status === 'COMPLETE' && index % 4 !== 3)
     .map(({ session, index }) => ({ sessionId: session.sessionId, vtt: demoTranscript(plan, index) }));
 }

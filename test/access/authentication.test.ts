@@ -64,6 +64,16 @@ const INVALID_TOKEN = {
   status: 401,
   detail: 'The access token is invalid, expired or revoked.',
 };
+/** An expired token (one we signed) is told apart, in the body and the challenge (RFC 6750 §3.1). */
+const EXPIRED_TOKEN = { ...INVALID_TOKEN, detail: 'The access token has expired; request a new one.' };
+const EXPIRED_CHALLENGE =
+  'Bearer realm="results-api", error="invalid_token", error_description="The access token expired", resource_metadata="http://127.0.0.1:8080/.well-known/oauth-protected-resource"';
+
+/** Tokens we signed whose exp has passed. */
+const expiredTokens: { name: string; token: () => Promise<string> }[] = [
+  { name: 'expired (exp one second ago)', token: () => forge({ iat: Math.floor(START / 1000) - 3601 }) },
+  { name: 'expired (exp is now)', token: () => forge({ iat: Math.floor(START / 1000) - 3600 }) },
+];
 
 /** A forged token with the given changes; everything else as the token endpoint would issue. */
 const forge = (changes: Omit<ForgeOptions, 'clientId'> = {}) => forgeToken(t, { clientId: s.clientId, ...changes });
@@ -89,8 +99,6 @@ const invalidTokens: { name: string; token: () => Promise<string> }[] = [
       return assembleJws(header, { ...payload, sub: other.clientId, client_id: other.clientId, cid: other.clientId }, signature);
     },
   },
-  { name: 'expired (exp one second ago)', token: () => forge({ iat: Math.floor(START / 1000) - 3601 }) },
-  { name: 'expired (exp is now)', token: () => forge({ iat: Math.floor(START / 1000) - 3600 }) },
   {
     name: 'wrong issuer (unknown server id)',
     token: () => forge({ claims: { iss: 'http://127.0.0.1:8080/oauth2/ausSomeoneElse000000' } }),
@@ -172,7 +180,7 @@ describe.each(protectedRoutes)('$name', ({ path }) => {
   it('no token: 401 with a bare Bearer challenge', async () => {
     const res = await get({});
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="results-api"');
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="results-api", resource_metadata="http://127.0.0.1:8080/.well-known/oauth-protected-resource"');
     expect(res.headers.get('content-type')).toBe(familyType(path()));
     expect(await res.json()).toEqual(
       inFamily(path(), {
@@ -190,7 +198,7 @@ describe.each(protectedRoutes)('$name', ({ path }) => {
   ])('%s counts as no token', async (_name, headers) => {
     const res = await get(headers);
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="results-api"');
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="results-api", resource_metadata="http://127.0.0.1:8080/.well-known/oauth-protected-resource"');
   });
 
   it('both headers at once: 400, even with two valid tokens', async () => {
@@ -217,7 +225,20 @@ describe.each(protectedRoutes)('$name', ({ path }) => {
       expect(await res.json()).toEqual(inFamily(path(), INVALID_TOKEN));
     });
 
-    it('a token from the token endpoint works until exp and not a second longer', async () => {
+    it.each(expiredTokens)('$name: 401 invalid_token that says expired', async ({ token }) => {
+      const res = await get(authHeaders(await token(), scheme));
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe(EXPIRED_CHALLENGE);
+      expect(await res.json()).toEqual(inFamily(path(), EXPIRED_TOKEN));
+    });
+
+    it('an expired token whose signature is not ours is only invalid: "expired" is said of our own tokens', async () => {
+      const res = await get(authHeaders(await forge({ key: attacker.privateKey, iat: Math.floor(START / 1000) - 3601 }), scheme));
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual(inFamily(path(), INVALID_TOKEN));
+    });
+
+    it('a token from the token endpoint works until exp and not a second longer; then it is expired', async () => {
       const token = await mintToken(t, s);
       expect((await get(authHeaders(token, scheme))).status).toBe(200);
       clock.advance(3599_000);
@@ -225,8 +246,8 @@ describe.each(protectedRoutes)('$name', ({ path }) => {
       clock.advance(1000);
       const res = await get(authHeaders(token, scheme));
       expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
-      expect(await res.json()).toEqual(inFamily(path(), INVALID_TOKEN));
+      expect(res.headers.get('www-authenticate')).toBe(EXPIRED_CHALLENGE);
+      expect(await res.json()).toEqual(inFamily(path(), EXPIRED_TOKEN));
     });
 
     it('a valid token without a read scope: 403 insufficient_scope', async () => {
@@ -234,7 +255,7 @@ describe.each(protectedRoutes)('$name', ({ path }) => {
         const res = await get(authHeaders(await forge({ form, claims: { scope: 'other', scp: ['other'] } }), scheme));
         expect(res.status).toBe(403);
         expect(res.headers.get('www-authenticate')).toBe(
-          'Bearer realm="results-api", error="insufficient_scope", scope="public_api.read studies:read"',
+          'Bearer realm="results-api", error="insufficient_scope", scope="public_api.read studies:read", resource_metadata="http://127.0.0.1:8080/.well-known/oauth-protected-resource"',
         );
         expect(await res.json()).toEqual(
           inFamily(path(), {

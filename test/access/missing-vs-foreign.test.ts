@@ -12,9 +12,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseSessionFile } from '../../src/imports/parse-session-file.js';
 import type { Runtime } from '../../src/runtime.js';
 import { DETAILS_PLAN, detailsInput, PARTICIPANT_A } from '../helpers/details.js';
-import { seedClient, seedWorkspace, storeActor as by } from '../helpers/seed.js';
+import { seedClient, seedWorkspace, storeActor as by, type SeededClient } from '../helpers/seed.js';
 import { startTestApp } from '../helpers/test-app.js';
-import { authHeaders, mintToken } from '../helpers/tokens.js';
+import { authHeaders, requestToken } from '../helpers/tokens.js';
 
 interface TableRoute {
   method: string;
@@ -46,8 +46,18 @@ const MISSING: Record<string, () => string> = {
   clipUuid: randomUUID,
   reelId: randomUUID,
   highlightReelToken: () => randomBytes(10).toString('hex'),
+  webhookId: randomUUID,
+  eventId: randomUUID,
 };
 type Ids = Record<keyof typeof MISSING, string>;
+/** What a route that takes a body is sent (the smallest valid one), by method and path. */
+const BODIES: Record<string, unknown> = {
+  'PATCH /api/v2/webhooks/:webhookId': { disabled: false },
+};
+
+/** Required query parameters that are not ids: the same value for every request (the seeded transcript says "Hello"). */
+const FIXED_QUERY: Record<string, string> = { q: 'hello' };
+const supplied = (name: string) => name in MISSING || name in FIXED_QUERY;
 /** Matched as sent (ids are taken in any case). */
 const TOKENS = new Set(['highlightReelToken']);
 
@@ -75,7 +85,7 @@ afterAll(() => t.close());
  * its transcript and video (recorded without bytes: nothing here downloads it), a clip of the
  * video and a highlight reel of the clip: one resource of every kind, with the ids routes take.
  */
-async function seedResources(runtime: Runtime, members: string[]): Promise<Ids> {
+async function seedResources(runtime: Runtime, members: string[], subscriber: SeededClient): Promise<Ids> {
   const store = runtime.store;
   const workspaceId = await seedWorkspace(runtime, members);
   const testId = randomUUID();
@@ -92,6 +102,9 @@ async function seedResources(runtime: Runtime, members: string[]): Promise<Ids> 
   );
   const clip = await store.clips.createClip({ sessionId, startMs: 0, endMs: 1000, name: 'Hesitation' }, by);
   const reel = await store.reels.createReel({ testId, name: 'Highlights', clipIds: [clip.id] }, by);
+  const user = (await store.credentials.findUserByEmail(subscriber.email))!;
+  const webhook = await store.webhooks.create({ userId: user.id, clientId: subscriber.clientId, url: 'https://hooks.example.com/in', events: ['session.completed'], secret: 'whsec_c2VjcmV0' }, by);
+  const eventId = await store.webhooks.sendTest(webhook.id, by);
   return {
     workspaceUuid: workspaceId,
     testId,
@@ -101,27 +114,40 @@ async function seedResources(runtime: Runtime, members: string[]): Promise<Ids> 
     clipUuid: clip.id,
     reelId: reel.id,
     highlightReelToken: reel.token,
+    webhookId: webhook.id,
+    eventId,
   };
 }
 
 const client = await seedClient(t.runtime);
-const own = await seedResources(t.runtime, [client.email]);
-const foreign = await seedResources(t.runtime, [(await seedClient(t.runtime)).email]);
-const token = await mintToken(t, client);
+const stranger = await seedClient(t.runtime);
+const own = await seedResources(t.runtime, [client.email], client);
+const foreign = await seedResources(t.runtime, [stranger.email], stranger);
+// Both guards' scopes: the Results API's and the webhooks extension's.
+const token = ((await (await requestToken(t, client, { scope: 'studies:read webhooks:manage' })).json()) as { access_token: string }).access_token;
 
 const idsOf = (route: TableRoute) => [...route.pathParams, ...route.queryParams.filter((name) => name in MISSING)];
 const guardedWithIds = routes.filter((r) => r.guarded && idsOf(r).length > 0);
 /** What the fixture can ask (the others fail the route table's check below, saying what to add). */
-const suppliable = guardedWithIds.filter((r) => !r.takesBody && [...r.pathParams, ...r.requiredQuery].every((name) => name in MISSING));
+const bodyOf = (r: TableRoute) => BODIES[`${r.method} ${r.url}`];
+const suppliable = guardedWithIds.filter((r) => (!r.takesBody || bodyOf(r) !== undefined) && [...r.pathParams, ...r.requiredQuery].every(supplied));
 
 function requestUrl(route: TableRoute, ids: Partial<Ids>): string {
   const path = route.url.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => encodeURIComponent(ids[name]!));
-  const query = new URLSearchParams(route.queryParams.filter((name) => ids[name] !== undefined).map((name) => [name, ids[name]!]));
+  const query = new URLSearchParams([
+    ...route.requiredQuery.filter((name) => name in FIXED_QUERY).map((name) => [name, FIXED_QUERY[name]!]),
+    ...route.queryParams.filter((name) => ids[name] !== undefined).map((name) => [name, ids[name]!]),
+  ]);
   return `${t.url}${path}${query.size > 0 ? `?${query}` : ''}`;
 }
 
 async function answer(route: TableRoute, ids: Partial<Ids>) {
-  const res = await fetch(requestUrl(route, ids), { method: route.method, headers: authHeaders(token) });
+  const body = bodyOf(route);
+  const res = await fetch(requestUrl(route, ids), {
+    method: route.method,
+    headers: { ...authHeaders(token), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   const headers: Record<string, string> = {};
   res.headers.forEach((value, name) => {
     if (!PER_REQUEST_HEADERS.has(name)) headers[name] = value;
@@ -142,9 +168,9 @@ describe('the route table', () => {
     const unsupplied = routes
       .filter((r) => r.guarded)
       .flatMap((r) => {
-        const unknown = [...r.pathParams, ...r.requiredQuery].filter((name) => !(name in MISSING));
+        const unknown = [...r.pathParams, ...r.requiredQuery].filter((name) => !supplied(name));
         const problems = unknown.map((name) => `${r.method} ${r.url}: no value for "${name}"`);
-        if (r.takesBody && idsOf(r).length > 0) problems.push(`${r.method} ${r.url}: takes a body, which this test does not send`);
+        if (r.takesBody && idsOf(r).length > 0 && bodyOf(r) === undefined) problems.push(`${r.method} ${r.url}: takes a body: add the smallest valid one to BODIES`);
         return problems;
       });
     if (unsupplied.length > 0) {

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildAdminApp } from '../../src/admin/app.js';
 import { registerAdminConsole } from '../../src/admin/console-route.js';
 import { createAdminWithLink } from '../../src/admin/setup-links.js';
-import { totpCode } from '../../src/admin/totp.js';
+import { totpCode } from '../../src/sign-in/totp.js';
 import { parseSessionFile } from '../../src/imports/parse-session-file.js';
 import { importVideo } from '../../src/media/import-video.js';
 import { generateTestVideo } from '../../src/media/ffmpeg/test-video.js';
@@ -167,7 +167,7 @@ describe.skipIf(skipWithoutChromium)('the admin console in headless Chromium', {
     await heading('Workspaces').waitFor();
   });
 
-  it('shows each role only its sections: support staff get API users and their own account', async () => {
+  it('shows each role only its sections: support staff get API users, apps, webhooks and their own account', async () => {
     const supportEmail = `support-${Date.now()}@example.com`;
     const { setupLink } = await createAdminWithLink(t.runtime, { email: supportEmail, role: 'support' }, { actor: 'cli:test' });
     await browser.page.getByRole('button', { name: 'Sign out' }).click();
@@ -178,7 +178,7 @@ describe.skipIf(skipWithoutChromium)('the admin console in headless Chromium', {
     await browser.page.getByRole('button', { name: 'Set password and sign in' }).click();
     await heading('API users').waitFor();
     const sections = await browser.page.getByRole('navigation', { name: 'Console' }).getByRole('link').allTextContents();
-    expect(sections).toEqual(['API users', 'Your account']);
+    expect(sections).toEqual(['API users', 'Apps', 'Webhooks', 'Your account']);
     // An address of a section the role may not use shows "not found", as the API's answer would.
     await browser.page.goto(`${adminUrl}/#/keys`);
     await heading('Page not found').waitFor();
@@ -272,6 +272,37 @@ describe.skipIf(skipWithoutChromium)('the admin console in headless Chromium', {
       await checkPage('workspace');
       testId = (await t.runtime.store.directory.listTests(workspaceId))[0]!.id;
       expect((await t.runtime.store.directory.listMembers(workspaceId)).map((m) => m.email)).toEqual([userEmail]);
+    });
+
+    it('makes a one-time sign-in link for the API user (issue 34), which opens the password page', async () => {
+      const { page } = browser;
+      await page.goto(`${adminUrl}/#/users/${userEmail}`);
+      await heading(`API user ${userEmail}`).waitFor();
+      await page.getByRole('button', { name: 'Make a sign-in link' }).click();
+      const link = await page.getByLabel('Sign-in link').inputValue();
+      expect(link).toMatch(new RegExp(`/account/setup#token=[A-Za-z0-9_-]{43}$`));
+      await checkPage('user-sign-in-link');
+      const setup = await fetch(`${t.url}/account/setup`);
+      expect(setup.status).toBe(200);
+    });
+
+    it('registers a partner app (issue 34): its secret shown once; revokes it', async () => {
+      const { page } = browser;
+      await page.goto(`${adminUrl}/#/apps`);
+      await heading('Apps').waitFor();
+      await page.getByLabel('App name').fill('Console App');
+      await page.getByLabel('Redirect URIs').fill('https://console-app.example.com/cb');
+      await page.getByLabel('Scopes').fill('sessions:read clips:read');
+      await page.getByRole('button', { name: 'Register app' }).click();
+      const secret = await page.getByLabel('App client secret').inputValue();
+      expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      const clientId = await page.getByLabel('App client id').inputValue();
+      expect((await t.runtime.store.apps.findApp(clientId))?.scopes).toEqual(['sessions:read', 'clips:read']);
+      await checkPage('apps');
+      await page.getByRole('button', { name: 'Revoke Console App' }).click();
+      await page.getByRole('button', { name: 'Confirm: revoke Console App' }).click();
+      await page.getByText('Revoked Console App').waitFor();
+      expect((await t.runtime.store.apps.findApp(clientId))?.revokedAt).not.toBeNull();
     });
 
     it('issues a credential: the secret shown once, with copy buttons, the token URL and the server id; a token is minted with it', async () => {

@@ -13,6 +13,8 @@ describe('the session cookie when admins reach the listener over https', () => {
     await s.request('POST', '/admin/api/setup', { token: new URL(setupLink).hash.slice('#token='.length), password: PASSWORD });
     const res = await s.signIn('https@example.com');
     expect(res.headers.getSetCookie()[0]).toMatch(/^__Host-admin_session=[A-Za-z0-9_-]{43}; Max-Age=28800; Path=\/; HttpOnly; Secure; SameSite=Strict$/);
+    // The device cookie (known-device sign-in throttling) is held to the same rules, for 30 days.
+    expect(res.headers.getSetCookie()[1]).toMatch(/^__Host-admin_device=[A-Za-z0-9_.-]+; Max-Age=2592000; Path=\/; HttpOnly; Secure; SameSite=Strict$/);
     expect((await s.request('GET', '/admin/api/me')).status).toBe(200);
     // The unprefixed name (as a subdomain could plant it) is not read.
     const planted = await fetch(`${app.adminUrl}/admin/api/me`, { headers: { cookie: s.cookie!.replace('__Host-', '') } });

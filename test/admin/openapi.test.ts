@@ -45,6 +45,12 @@ describe('the admin OpenAPI document', () => {
       'POST /admin/api/clips/{clipId}/retry',
       'POST /admin/api/reels/{reelId}/retry',
       'GET /admin/api/jobs',
+      'GET /admin/api/webhooks',
+      'GET /admin/api/webhooks/{webhookId}',
+      'POST /admin/api/webhooks/{webhookId}/disable',
+      'POST /admin/api/webhooks/{webhookId}/enable',
+      'DELETE /admin/api/webhooks/{webhookId}',
+      'GET /admin/api/webhooks/{webhookId}/deliveries',
     ]) {
       expect(documented).toContain(expected);
     }

@@ -11,6 +11,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SCENARIOS = [
   'token',
   'token.signing',
+  'token.refresh',
+  'token.code',
   'token.oidc-provider',
   'list.offset0',
   'list.offset10k',
@@ -29,6 +31,8 @@ const RATIOS = [
   'list.offset0/list.offset0.db10k',
   'token/token.oidc-provider',
   'token.signing/token.oidc-provider',
+  'token.refresh/token.signing',
+  'token.code/token.signing',
   'peakRssUnderListMb',
   'import.sessionsPerSec',
   'transcript/list.offset0',
@@ -44,6 +48,7 @@ interface Report {
   machine: { cpuModel: string; cores: number; nodeVersion: string };
   scenarios: Record<string, { runs: Run[] }>;
   import: { sessions: number; sessionsPerSec: number | null; error?: string };
+  demoGenerate: { sessions: number; sessionsPerSec: number | null; error?: string };
   export: Record<string, { sessions: number; expected: number; sessionsPerSec: number | null; exporterPeakRssMb: number; error?: string }>;
   clip: { rounds: number; ffmpegAloneMs: { median: number }; jobMs: { median: number }; error?: string };
   ratios: { id: string; pass: boolean }[];
@@ -60,7 +65,7 @@ interface Report {
 }
 
 /** The details-fetch scenario's runs (bench/lib/details-scenario.mjs). */
-const DETAILS_SCENARIOS = ['details.list.offset0', 'details.cached', 'details.cold', 'details.invalidated', 'qxScores.cached', 'qxScores.cold', 'legacy.completed.plain', 'legacy.completed.answers', 'legacy.study.nps.cached', 'legacy.study.nps.cold', 'details.cold.grown'];
+const DETAILS_SCENARIOS = ['details.list.offset0', 'details.cached', 'details.cold', 'details.invalidated', 'qxScores.cached', 'qxScores.cold', 'legacy.completed.plain', 'legacy.completed.answers', 'legacy.completed.transcripts', 'legacy.study.nps.cached', 'legacy.study.nps.cold', 'details.cold.grown'];
 
 function runHarness(out: string): Promise<{ code: number | null; output: string }> {
   // SQLite only: the smoke run proves the harness, not the PostgreSQL store.
@@ -103,6 +108,9 @@ describe('benchmark harness, smoke mode', () => {
       }
       expect(report.import.error).toBeUndefined();
       expect(report.import.sessions).toBe(2000);
+      // The demo generator: 2,000 sessions with details and transcripts, counted from what it printed.
+      expect(report.demoGenerate.error).toBeUndefined();
+      expect(report.demoGenerate).toMatchObject({ sessions: 2000, sessionsPerSec: expect.any(Number) });
       // A test beyond the offset bound, exported completely (the harness checks every line) by cursor.
       expect(Object.keys(report.export)).toEqual(['sqlite']);
       expect(report.export.sqlite).toMatchObject({ sessions: 14_400, expected: 10_800 });

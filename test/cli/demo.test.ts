@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { demoVideoSessionId } from '../../src/cli/demo.js';
 import { seedDemoClipAndReel } from '../../src/clips/demo-clips.js';
@@ -23,7 +24,11 @@ interface DemoJson {
   authUrl: string;
   baseUrl: string;
   authorizationServerId: string;
+  keptSavedCredential: boolean;
   revokedClientIds: string[];
+  mediaSessionId: string;
+  clipId: string | null;
+  reelId: string | null;
 }
 
 interface SessionsPage {
@@ -73,8 +78,25 @@ describe('results-api demo', () => {
       authUrl: 'https://auth.example.test',
       baseUrl: 'https://results.example.test',
       authorizationServerId: t.runtime.servers.custom.id,
+      keptSavedCredential: false,
       revokedClientIds: [],
+      mediaSessionId: demoVideoSessionId(),
+      clipId: hasFfmpeg() ? expect.stringMatching(/^[0-9a-f-]{36}$/) : null,
+      reelId: hasFfmpeg() ? expect.stringMatching(/^[0-9a-f-]{36}$/) : null,
     });
+  });
+
+  it('puts the video, clip and reel on the newest completed session: the first the list shows', async () => {
+    const tokenRes = await mintToken(demo.authorizationServerId, 'studies:read', demo.clientId, demo.clientSecret);
+    const { access_token } = (await tokenRes.json()) as { access_token: string };
+    const headers = { authorization: `Bearer ${access_token}` };
+    const page = (await (await fetch(`${t.url}/api/v2/sessionResults?testId=${demo.testId}&limit=1`, { headers })).json()) as SessionsPage;
+    expect(page.sessions[0]!.sessionId).toBe(demo.mediaSessionId);
+    if (!hasFfmpeg()) return;
+    const clips = (await (await fetch(`${t.url}/api/v2/sessionResults/${demo.mediaSessionId}/clips`, { headers })).json()) as { clips: { uuid: string }[] };
+    expect(clips.clips.map((c) => c.uuid)).toEqual([demo.clipId]);
+    const reels = (await (await fetch(`${t.url}/api/v2/testResults/${demo.testId}/highlightreels`, { headers })).json()) as { reels: { uuid: string }[] };
+    expect(reels.reels.map((r) => r.uuid)).toEqual([demo.reelId]);
   });
 
   it('seeds a workspace, a test and an API user who is a member', async () => {
@@ -203,6 +225,10 @@ describe('results-api demo', () => {
       expect(output).toContain(`Client credentials of demo@example.com (replacing ${demo.clientId}, now revoked: its secret no longer works):`);
     });
 
+    it('says which session has the video, clip and highlight reel', () => {
+      expect(output).toContain(`Session ${demoVideoSessionId()} (the newest completed one, first in the list) ha`);
+    });
+
     it('prints the credentials once, with the warning', () => {
       expect(output).toMatch(/^ {2}client_id: +0oa\w{17}$/m);
       expect(output).toMatch(/^ {2}client_secret: +[\w-]{43}$/m);
@@ -308,6 +334,30 @@ describe('results-api demo, with the server on a non-default PORT', () => {
     expect(json.revokedClientIds).toEqual([first.clientId]);
     expect(json).toMatchObject({ authUrl: `http://localhost:${port}`, baseUrl: `http://localhost:${port}` });
     expect(second.stderr).toBe(`note: revoked the earlier demo credential ${first.clientId} of demo@example.com; only the one printed now works\n`);
+  });
+
+  it('keeps the credential saved in the credentials file while it works; --new-credential replaces it', async () => {
+    const env = { PORT: String(port) };
+    const saved = await cli.json<DemoJson>(['demo'], env);
+    const file = join(cli.env.XDG_CONFIG_HOME!, 'results-api', 'credentials.json');
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(saved), { mode: 0o600 });
+
+    const again = await cli.run(['demo', '--json'], env);
+    expect(again).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(again.stdout)).toMatchObject({ clientId: saved.clientId, clientSecret: saved.clientSecret, keptSavedCredential: true, revokedClientIds: [] });
+    const text = await cli.run(['demo'], env);
+    expect(text.stdout).toContain('Client credentials of demo@example.com (kept: the saved one still works; `demo --new-credential` replaces it):');
+    // What the credentials file is for: the API-user commands, which still get a token.
+    expect((await cli.run(['token'], env)).code).toBe(0);
+
+    const fresh = await cli.json<DemoJson>(['demo', '--new-credential'], env);
+    expect(fresh).toMatchObject({ keptSavedCredential: false, revokedClientIds: [saved.clientId] });
+    expect(fresh.clientId).not.toBe(saved.clientId);
+    expect((await cli.run(['token'], env)).code).not.toBe(0);
+    // A saved credential that no longer works is replaced, and the new one is then kept.
+    writeFileSync(file, JSON.stringify(fresh), { mode: 0o600 });
+    expect(await cli.json<DemoJson>(['demo'], env)).toMatchObject({ clientId: fresh.clientId, keptSavedCredential: true });
   });
 
   it('--url names the address the server logged', async () => {

@@ -47,6 +47,8 @@ export function cliSandbox(): CliSandbox {
     METRICS_PORT: '0',
     // Likewise the admin listener's default 8081.
     ADMIN_PORT: '0',
+    // The default credentials file (~/.config/results-api/credentials.json) is the sandbox's, never the developer's.
+    XDG_CONFIG_HOME: join(dir, 'config'),
   };
   const run = (args: string[], extraEnv: Record<string, string> = {}) => runCli(args, { ...env, ...extraEnv }, dir);
   return {

@@ -45,8 +45,9 @@ describe('sessions export --details', async () => {
     expect(parsed.sessions.map((s) => s.sessionId)).toEqual([...ids].reverse());
     for (const session of parsed.sessions) {
       const stored = await t.runtime.store.sessionDetails.findDetails(session.sessionId);
-      // A session without details exports empty ones (its plan's tasks unanswered).
-      expect(session.details!.document).toEqual(stored ?? { participant: null, taskGroups: [], tasks: [] });
+      // A session without details exports empty ones (its plan's tasks unanswered, no session facts).
+      const empty = { participant: null, formFactorUsed: null, taskOrderingCondition: null, notes: null, screenerResponses: [], taskGroups: [], tasks: [] };
+      expect(session.details!.document).toEqual(stored ?? empty);
     }
   });
 });

@@ -69,7 +69,8 @@ describe('results-api sessions export', () => {
     const out = join(dir, 'sessions.csv');
     const result = await runCli(['sessions', 'export', '--test', s.testId, '--out', out], { ...formA, RESULTS_API_FORM: 'A' });
 
-    expect(result).toEqual({ code: 0, signal: null, stdout: '', stderr: '' });
+    // Not on a terminal: the summary still goes to stderr (a script logs it); stdout stays empty.
+    expect(result).toEqual({ code: 0, signal: null, stdout: '', stderr: `exported 3003 sessions of test ${s.testId} to ${out}\n` });
     const text = readFileSync(out, 'utf8');
     const lines = text.split('\r\n');
     expect(lines.pop()).toBe('');
@@ -141,10 +142,15 @@ describe('results-api sessions export', () => {
     const result = await runCli(['sessions', 'export', '--test', s.testId], { ...formB, RESULTS_API_CLIENT_SECRET: 'not-the-secret' });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(
+    const [error, ...hint] = result.stderr.split('\n');
+    expect(error).toBe(
       `error: POST ${t.url}/oauth2/${t.runtime.servers.custom.id}/v1/token answered 401 invalid_client: ` +
-        'Client authentication failed. Either the client or the client credentials are invalid.\n',
+        'Client authentication failed. Either the client or the client credentials are invalid. Check the client id and secret ' +
+        '(a revoked credential, or a secret rotated out and past its grace period, no longer works) and that authUrl names the server that issued them.',
     );
+    // Where this CLI took them from, and how to tell whether they still hold.
+    expect(hint.join('\n')).toMatch(/^hint: the client id and secret came from --client-secret-stdin, RESULTS_API_CLIENT_ID .*credentials file \(--config; default ~\/\.config\/results-api\/credentials\.json\).*RESULTS_API_AUTH_URL.*results-api credentials list --email <user>/s);
+    expect(result.stderr).not.toContain('not-the-secret');
   });
 
   it('usage mistakes exit 2 before anything is sent', async () => {

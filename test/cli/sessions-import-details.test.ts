@@ -60,7 +60,7 @@ describe('results-api sessions import: details', () => {
     const file = cli.file('plain.ndjson', record(9, { tasks: [] }));
     const result = await cli.run(['sessions', 'import', '--test', PLAIN_TEST_ID, file]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('line 1: details were given but the test has no plan to check them against');
+    expect(result.stderr).toContain('line 1: details give answers but the test has no plan to check them against');
   });
 
   it('a 10 KB line whose details nest 5,000 levels is a bad line like any other: reported by number, exit 1, nothing imported', async () => {

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStoreAt } from '../helpers/stores.js';
-import BetterSqlite3 from 'better-sqlite3';
+import { sqliteDriver } from '../../src/store/sqlite/driver.js';
 import { describeIfPostgres, dropSchemas, uniqueSchemaName } from '../helpers/postgres.js';
 import { CLI_PATH, cliSandbox, runCli, type CliResult, type CliSandbox } from './run-cli.js';
 
@@ -108,6 +108,7 @@ describe('sessions import killed mid-way (SQLite)', () => {
     expect(killed.signal).toBe('SIGKILL');
 
     expect(await snapshot(cli.databaseUrl)).toEqual(before);
+    const BetterSqlite3 = sqliteDriver();
     const db = new BetterSqlite3(cli.databaseUrl.slice('sqlite:'.length));
     try {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');

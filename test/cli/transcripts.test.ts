@@ -161,7 +161,13 @@ describe('results-api transcripts export', () => {
   it('writes one <sessionId>.vtt per completed session that has a transcript, and nothing else', async () => {
     const out = join(dir, 'out');
     const result = await runCli(['transcripts', 'export', '--test', s.testId, '--out', out], env);
-    expect(result).toEqual({ code: 0, signal: null, stdout: '', stderr: '' });
+    // Not on a terminal: the summary still goes to stderr (a script logs it), stdout stays empty.
+    expect(result).toEqual({
+      code: 0,
+      signal: null,
+      stdout: '',
+      stderr: `exported ${expected.size} transcripts of test ${s.testId} to ${out} (${20 - expected.size} of 20 completed sessions have none)\n`,
+    });
     expect(filesIn(out)).toEqual(Object.fromEntries([...expected].map(([id, text]) => [`${id}.vtt`, text])));
   });
 

@@ -72,7 +72,7 @@ describe('results-api usage', () => {
     expect(first.applied.length).toBeGreaterThan(0);
     expect(first.applied).toEqual([...first.applied].sort((a, b) => a - b));
     expect(await cli.run(['migrate'])).toMatchObject({ code: 0, stdout: 'the database is up to date\n' });
-    expect(await cli.json(['migrate'])).toEqual({ applied: [], transcriptCues: { stored: 0, unreadableSessions: [] } });
+    expect(await cli.json(['migrate'])).toEqual({ applied: [], transcriptCues: { stored: 0, unreadableSessions: [] }, searchIndexed: 0 });
   });
 
   it('migrate names the migrations it applies', async () => {

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliSandbox, type CliSandbox } from './run-cli.js';
+import { planUuid, taskGroupUuid } from '../../src/store/plan-ids.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -179,16 +180,17 @@ describe('results-api workspaces, members and tests', () => {
       });
     });
 
-    it('creates a test with who ordered it, when, and its plan from a file', async () => {
+    it('creates a test with who ordered it, when, and its plan from a file (readable ids stored as the UUIDs they stand for)', async () => {
       const file = join(cli.dir, 'plan.json');
       writeFileSync(file, JSON.stringify({ id: 'p1', taskGroups: [{ id: 'm', type: 'MAIN' }], tasks: [{ text: 'Go', taskType: 'blank', taskGroupId: 'm' }] }));
       const args = ['--ordered-by', 'rita@example.com', '--ordered-by-name', 'Rita', '--ordered-at', '2024-05-01T09:30:00Z', '--plan', file];
-      const test = await cli.json(['tests', 'create', '--workspace', PLAN_WS, '--title', 'Planned', ...args]);
+      const test = await cli.json<{ id: string }>(['tests', 'create', '--workspace', PLAN_WS, '--title', 'Planned', ...args]);
+      const planId = planUuid(test.id, 'p1');
       expect(test).toMatchObject({
         productType: 'SURVEY',
         orderedAt: '2024-05-01T09:30:00.000Z',
         orderedBy: { email: 'rita@example.com', name: 'Rita' },
-        plan: { id: 'p1', shortTest: false, taskGroups: [{ id: 'm', type: 'MAIN' }], tasks: [{ text: 'Go', taskType: 'blank', taskGroupId: 'm' }] },
+        plan: { id: planId, shortTest: false, taskGroups: [{ id: taskGroupUuid(planId, 'm'), type: 'MAIN' }], tasks: [{ text: 'Go', taskType: 'blank', taskGroupId: taskGroupUuid(planId, 'm') }] },
       });
     });
 

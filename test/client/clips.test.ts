@@ -39,7 +39,17 @@ describe('ResultsClient clips and highlight reels', () => {
       });
       expect(await client.clip(sessionId, clipId)).toEqual({ clipUuid: clipId, status: 'GENERATING', clipUrl: null });
       expect(await client.highlightReels(s.testId)).toEqual({
-        reels: [{ uuid: reelId, name: 'Best of', durationMs: 4000, lastUpdatedAtMs: expect.any(Number), numClips: 1, areAllClipsInReel: true }],
+        reels: [
+          {
+            uuid: reelId,
+            name: 'Best of',
+            durationMs: 4000,
+            lastUpdatedAtMs: expect.any(Number),
+            numClips: 1,
+            areAllClipsInReel: true,
+            highlightReelToken: expect.stringMatching(/^[0-9a-f]{20}$/),
+          },
+        ],
         studyWithClips: true,
       });
       expect(await client.highlightReel(s.testId, reelId)).toEqual({ reelId, status: 'GENERATING', reelUrl: null });

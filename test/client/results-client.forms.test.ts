@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResultsApiError, ResultsClient } from '@results-api/client';
+import { legacyNumericId } from '../../src/legacy/numeric-id.js';
 import { rendered, seed, seedTest, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { clientFor, recordingFetch } from './helpers.js';
@@ -86,7 +87,8 @@ describe('ResultsClient against the real server, both forms', () => {
     const other = await seedTest(t.runtime, own.workspaceId, [], { title: 'Second', productType: 'LIVE_CONVERSATION' });
     const client = clientFor(t, own, form);
 
-    expect(await client.workspaces()).toEqual([{ id: own.workspaceId, name: 'Lab', uuid: own.workspaceId }]);
+    // The Legacy v1 workspace id is a number of its own, as the real service's is; the uuid finds it.
+    expect(await client.workspaces()).toEqual([{ id: String(legacyNumericId(own.workspaceId)), name: 'Lab', uuid: own.workspaceId }]);
     const studies = await client.studies(own.workspaceId);
     expect(studies.map((x) => x.uuid).sort()).toEqual([own.testId, other].sort());
     expect(studies.find((x) => x.uuid === own.testId)).toEqual({
@@ -141,6 +143,8 @@ describe('ResultsClient against the real server, both forms', () => {
     });
     expect(rec.sent).toHaveLength(1);
     expect((error as Error).message).not.toContain('wrong');
+    // The server never says which part was wrong; the message names what to check.
+    expect((error as Error).message).toMatch(/invalid_client: Client authentication failed\..* Check the client id and secret \(a revoked credential, or a secret rotated out.*\) and that authUrl names the server/);
   });
 
   it('refuses options it cannot work with, naming them', () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobRunner } from '../../src/jobs/job-runner.js';
-import { jobHandlers } from '../../src/jobs/start-job-runner.js';
+import { jobHandlers } from '../../src/serve/start-job-runner.js';
 import { generateTestVideo } from '../../src/media/ffmpeg/test-video.js';
 import { attachVideo, probeDurationMs } from '../helpers/clip-videos.js';
 import { startTestS3, type TestS3 } from '../helpers/s3.js';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { FilesystemMediaStorage } from '../../src/media/storage/filesystem-storage.js';
 import { JobRunner } from '../../src/jobs/job-runner.js';
-import { jobHandlers } from '../../src/jobs/start-job-runner.js';
+import { jobHandlers } from '../../src/serve/start-job-runner.js';
 import { clipObjectKey, clipPosterKey } from '../../src/store/clips.js';
 import { retryDelayMs } from '../../src/store/jobs.js';
 import { generateTestVideo } from '../../src/media/ffmpeg/test-video.js';

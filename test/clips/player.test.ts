@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobRunner } from '../../src/jobs/job-runner.js';
-import { jobHandlers } from '../../src/jobs/start-job-runner.js';
+import { jobHandlers } from '../../src/serve/start-job-runner.js';
 import { launchChromium, skipWithoutChromium, warnIfSkippedWithoutChromium, type Browser } from '../helpers/chromium.js';
 import { generateTestVideo } from '../../src/media/ffmpeg/test-video.js';
 import { attachVideo } from '../helpers/clip-videos.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobRunner } from '../../src/jobs/job-runner.js';
-import { jobHandlers } from '../../src/jobs/start-job-runner.js';
+import { jobHandlers } from '../../src/serve/start-job-runner.js';
 import type { FilesystemMediaStorage } from '../../src/media/storage/filesystem-storage.js';
 import { StoreConflictError } from '../../src/store/conflicts.js';
 import { reelObjectKey, reelPosterKey } from '../../src/store/reels.js';
@@ -82,7 +82,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       const list = await get(reelsPath(s.testId));
       expect(list.status).toBe(200);
       expect(await list.json()).toEqual({
-        reels: [{ uuid: reel.id, name: 'Checkout highlights', durationMs: 2500, lastUpdatedAtMs: reel.updatedAt, numClips: 2, areAllClipsInReel: true }],
+        reels: [{ uuid: reel.id, highlightReelToken: reel.token, name: 'Checkout highlights', durationMs: 2500, lastUpdatedAtMs: reel.updatedAt, numClips: 2, areAllClipsInReel: true }],
         studyWithClips: true,
       });
       expect(await (await get(`${reelsPath(s.testId)}/${reel.id}`)).json()).toEqual({ reelId: reel.id, status: 'GENERATING', reelUrl: null });
@@ -104,6 +104,28 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       await t.runtime.store.clips.createClip({ sessionId: s.sessions[0]!.sessionId, startMs: 0, endMs: 500, name: 'C' }, by);
       const after = (await (await get(reelsPath(s.testId))).json()) as { reels: { areAllClipsInReel: boolean }[] };
       expect(after.reels[0]!.areAllClipsInReel).toBe(false);
+    });
+
+    it('the v1 highlightreel operation is reached by the token the v2 list shows; its id is numeric, editUrlPath the console page; a uuid is a 404', async (ctx) => {
+      if (skip) return ctx.skip();
+      const { reels } = (await (await get(reelsPath(s.testId))).json()) as { reels: { uuid: string; highlightReelToken: string }[] };
+      const listed = reels[0]!;
+      expect(listed.highlightReelToken).toMatch(/^[0-9a-f]{20}$/);
+      for (const prefix of ['/usertesting/api/v1', '/v1']) {
+        const res = await get(`${prefix}/highlightreel/${listed.highlightReelToken}`);
+        expect(res.status).toBe(200);
+        const reel = (await res.json()) as { id: string; token: string; editUrlPath: string; title: string };
+        expect(reel.token).toBe(listed.highlightReelToken);
+        expect(reel.id).toMatch(/^[1-9][0-9]*$/);
+        expect(reel.id).not.toContain(listed.uuid);
+        expect(reel.editUrlPath).toBe(`/#/tests/${s.testId}?reel=${listed.uuid}`);
+        // A reel's uuid (or any text that is no token) is answered as an unknown token, never as a malformed parameter.
+        for (const wrong of [listed.uuid, 'not-a-token', listed.highlightReelToken.toUpperCase()]) {
+          const missing = await get(`${prefix}/highlightreel/${wrong}`);
+          expect(missing.status, wrong).toBe(404);
+          expect(await missing.json()).toEqual({ errorCode: 'NOT_FOUND', errorMessage: 'Highlight reel not found' });
+        }
+      }
     });
 
     it('refuses a reel of an unknown clip, of another test\'s clip, or of a clip listed twice, writing nothing', async (ctx) => {

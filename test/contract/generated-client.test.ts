@@ -11,13 +11,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionInput } from '../../src/store/store.js';
-import { completedOnly, makeSessions, rendered, seed, seedTest, seedWorkspace } from '../helpers/seed.js';
+import { completedOnly, makeSessions, rendered, seed, seedTest, seedWorkspace, storeActor } from '../helpers/seed.js';
 import { startSeededApp } from '../helpers/test-app.js';
 import { fixturePath, REAL_FIXTURES } from './real-contract.js';
 import { freePort } from '../helpers/net.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLIENT_SCRIPT = fileURLToPath(new URL('clients/page-completed-sessions.mjs', import.meta.url));
+const EVERY_OPERATION_SCRIPT = fileURLToPath(new URL('clients/reach-every-operation.mjs', import.meta.url));
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /** Runs a command to its end (bounded); resolves with its exit code and output. */
@@ -46,6 +47,7 @@ beforeAll(async () => {
     writeFileSync(join(dir, fixture.replace(/\.json$/, '.d.ts')), types);
   }
   copyFileSync(CLIENT_SCRIPT, join(dir, 'page-completed-sessions.mjs'));
+  copyFileSync(EVERY_OPERATION_SCRIPT, join(dir, 'reach-every-operation.mjs'));
 
   const statuses = ['COMPLETE', 'IN_PROGRESS', 'COMPLETE', 'ABANDONED', 'COMPLETE', 'COMPLETE', 'SCREENED_OUT'];
   tests = [];
@@ -61,7 +63,23 @@ beforeAll(async () => {
     tests.push({ testId: await seedTest(t.runtime, field, stored), stored });
   }
   foreignTestId = (await seed(t.runtime, { sessions: 4 })).testId; // another team's test, never seen
+  await seedMedia(tests[2]!);
 }, 60_000);
+
+/** A completed session of `test` with a transcript, a video (a record, no bytes: its clip stays GENERATING), a clip and a reel of it. */
+async function seedMedia(test: { testId: string; stored: SessionInput[] }) {
+  const sessionId = completedOnly(test.stored)[0]!.sessionId;
+  await t.runtime.store.transcripts.importTranscripts(test.testId, [{ sessionId, vtt: 'WEBVTT\n\n00:00:00.000 --> 00:00:02.000\nHello.\n' }], storeActor);
+  await t.runtime.store.videos.saveVideo(
+    {
+      sessionId, objectKey: `videos/${sessionId}/video.mp4`, posterKey: null, contentSha256: '0'.repeat(64), contentType: 'video/mp4', sizeBytes: 1000,
+      durationMs: 60_000, width: 1280, height: 720, hasAudio: true, regions: { screen: { topLeftPoint: { x: 0, y: 0 }, widthPx: 1280, heightPx: 720 } },
+    },
+    storeActor,
+  );
+  const clip = await t.runtime.store.clips.createClip({ sessionId, startMs: 1000, endMs: 9000, name: 'Clip' }, storeActor);
+  await t.runtime.store.reels.createReel({ testId: test.testId, name: 'Highlights', clipIds: [clip.id] }, storeActor);
+}
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('a client generated from the real contract', () => {
@@ -123,5 +141,24 @@ describe('a client generated from the real contract', () => {
     const biggest = output.tests.find((x) => x.testId === tests[0]!.testId)!;
     expect(biggest.totalCount).toBeGreaterThan(40 * 3);
     expect(tests[0]!.stored.length).toBeGreaterThan(biggest.totalCount);
+  }, 90_000);
+
+  it('reaches every real operation of both documents, the v1 highlight reel by the token the v2 reel list shows', async () => {
+    const { code, stdout, stderr } = await run(process.execPath, [join(dir, 'reach-every-operation.mjs')], {
+      ISSUER: `${t.url}/oauth2/${t.runtime.servers.custom.id}`,
+      SCOPE: 'studies:read',
+      CLIENT_ID: client.clientId,
+      CLIENT_SECRET: client.clientSecret,
+      BASE_URL: t.url,
+    }, 60_000);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    const output = JSON.parse(stdout) as { statuses: Record<string, number>; reelClips: number | null };
+    const real = REAL_FIXTURES.flatMap((fixture) => {
+      const document = JSON.parse(readFileSync(fixturePath(fixture), 'utf8')) as { paths: Record<string, object> };
+      return Object.keys(document.paths).map((path) => `GET ${path}`);
+    });
+    expect(Object.keys(output.statuses).sort()).toEqual(real.sort());
+    expect(output.statuses).toEqual(Object.fromEntries(real.map((operation) => [operation, 200])));
+    expect(output.reelClips).toBe(1);
   }, 90_000);
 });

@@ -82,6 +82,7 @@ export class RealContract {
   private readonly validators = new Map<string, ValidateFunction>();
   readonly operations: RealOperation[] = [];
   readonly planned: PlannedOperation[] = [];
+  private readonly documents = new Map<string, OpenAPIV3.Document>();
 
   constructor(fixtures: readonly string[] = REAL_FIXTURES) {
     addFormats(this.ajv);
@@ -90,6 +91,7 @@ export class RealContract {
         'x-results-api-not-implemented'?: { method: string; path: string; operationId?: string; issue: number }[];
       };
       this.ajv.addSchema(nullableCompositions(document) as object, fixture);
+      this.documents.set(fixture, document);
       const base = serverPath(document);
       for (const [path, item] of Object.entries(document.paths)) {
         for (const method of METHODS) {
@@ -148,6 +150,33 @@ export class RealContract {
     return violations;
   }
 
+  /**
+   * The properties the real document describes for a 200 answer of `operationId` that `body`
+   * lacks, by path (`sessions[0].participant.demographics.age`): the strict check of the Legacy
+   * v1 family, whose document marks nothing optional or nullable. Every element of an array is
+   * checked; a `oneOf` (v1's `transcript`) only for presence.
+   */
+  missingProperties(operationId: string, body: unknown): string[] {
+    const { fixture, operation } = this.operation(operationId);
+    const document = this.documents.get(fixture)!;
+    const ok = operation.responses['200'] as OpenAPIV3.ResponseObject;
+    const missing: string[] = [];
+    const walk = (schema: OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject | undefined, value: unknown, at: string): void => {
+      const resolved = resolveRef(document, schema);
+      if (!resolved || value === null || value === undefined) return;
+      if (resolved.type === 'array' && Array.isArray(value)) value.forEach((item, i) => walk(resolved.items, item, `${at}[${i}]`));
+      if (resolved.properties && typeof value === 'object' && !Array.isArray(value)) {
+        for (const [name, property] of Object.entries(resolved.properties)) {
+          const path = at ? `${at}.${name}` : name;
+          if (!(name in value)) missing.push(path);
+          else walk(property, (value as Record<string, unknown>)[name], path);
+        }
+      }
+    };
+    walk(ok.content?.['application/json']?.schema, body, '');
+    return missing;
+  }
+
   private validator(fixture: string, parts: string[]): ValidateFunction {
     const ref = `${fixture}#/${pointer(...parts)}`;
     let validate = this.validators.get(ref);
@@ -157,6 +186,18 @@ export class RealContract {
     }
     return validate;
   }
+}
+
+/** A schema with a local `$ref` followed (the fixtures refer only within themselves). */
+function resolveRef(
+  document: OpenAPIV3.Document,
+  schema: OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject | undefined,
+): OpenAPIV3.SchemaObject | undefined {
+  let node = schema;
+  while (node && '$ref' in node) {
+    node = node.$ref.replace(/^#\//, '').split('/').reduce<unknown>((at, part) => (at as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')], document) as typeof node;
+  }
+  return node;
 }
 
 /** Reads a fetch Response once, keeping what the contract checks. */

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { parseSessionFile } from '../../src/imports/parse-session-file.js';
-import type { QxScoreResponse, SessionResultsV3Response } from '../../src/details/schemas.js';
+import type { QxScoreResponse, SessionResultsV2Response, SessionResultsV3Response } from '../../src/details/schemas.js';
 import type { SessionInput } from '../../src/store/store.js';
 import {
   DETAILS_PLAN,
   detailsInput,
+  GENDER_QUESTION_ID,
+  groupId,
   OTHER_ANSWERS,
   PARTICIPANT_A,
   PARTICIPANT_B,
@@ -94,13 +96,13 @@ describe('GET /api/v3/sessionResults/{sessionId}', () => {
     expect(body.testPlanId).toBe(PLAN_ID);
     expect(body.sessionParticipant).toEqual({
       participantId: '41f72104-5f84-44fa-a16a-03f575159611',
-      demographicsInfo: [{ id: 'q-gender', code: 'GENDER', label: 'What is your gender?', value: 'Female', type: 'DEMOGRAPHIC_QUESTION_TYPE_SINGLE' }],
+      demographicsInfo: [{ id: GENDER_QUESTION_ID, code: 'GENDER', label: 'What is your gender?', value: 'Female', type: 'DEMOGRAPHIC_QUESTION_TYPE_SINGLE' }],
     });
     expect(body.taskGroups).toEqual([
-      { uuid: 'qx-1', type: 'QX_SCORE', response: { score: 81.3 } },
-      { uuid: 'compare', type: 'BALANCED_COMPARISON', response: { sequence: 'BA' } },
-      { uuid: 'main', type: 'UNRECOGNIZED', response: null },
-      { uuid: 'qx-2', type: 'QX_SCORE', response: null },
+      { uuid: groupId('qx-1'), type: 'QX_SCORE', response: { score: 81.3 } },
+      { uuid: groupId('compare'), type: 'BALANCED_COMPARISON', response: { sequence: 'BA' } },
+      { uuid: groupId('main'), type: 'UNRECOGNIZED', response: null },
+      { uuid: groupId('qx-2'), type: 'QX_SCORE', response: null },
     ]);
     const byPosition = (p: number) => body.tasks[p - 1]!;
     expect(body.tasks).toHaveLength(16);
@@ -181,6 +183,49 @@ describe('GET /api/v3/sessionResults/{sessionId}', () => {
   });
 });
 
+describe('GET /api/v2/sessionResults/{sessionId}: the details at the help centre\'s path, with its task types', () => {
+  const v2 = (sessionId: string, prefix = '/api/v2', headers?: Record<string, string>) => get(`${prefix}/sessionResults/${sessionId}`, headers);
+
+  it('the v3 body, with a spoken answer as VERBAL (under `verbal`) and a skipped task as SKIPPED, on /api/v2 and /v2', async () => {
+    const v3 = (await (await details(id(1))).json()) as SessionResultsV3Response;
+    for (const prefix of ['/api/v2', '/v2']) {
+      const res = await v2(id(1), prefix);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(res.headers.get('cache-control')).toBe('private, no-store');
+      const body = (await res.json()) as SessionResultsV2Response;
+      expect(Object.keys(body)).toEqual(Object.keys(v3));
+      expect(body.tasks[13]).toEqual({
+        uuid: taskId(14),
+        text: 'Say what you expected.',
+        type: 'VERBAL',
+        response: { startTimeMs: 140_000, endTimeMs: 145_000, skipped: false, answer: { verbal: { text: 'I expected a cart icon.' } } },
+      });
+      // Everything else is the v3 body as it is.
+      expect({ ...body, tasks: body.tasks.filter((_, i) => i !== 13) }).toEqual({ ...v3, tasks: v3.tasks.filter((_, i) => i !== 13) });
+    }
+    const skipping = (await (await v2(id(2))).json()) as SessionResultsV2Response;
+    expect(skipping.tasks[1]).toEqual({
+      uuid: taskId(2),
+      text: 'Check out in the prototype.',
+      type: 'SKIPPED',
+      response: { startTimeMs: 20_000, endTimeMs: 25_000, skipped: true, answer: null },
+    });
+    // Unanswered tasks keep their own type.
+    expect(skipping.tasks[8]).toMatchObject({ type: 'BLANK', response: null });
+  });
+
+  it('the same refusals as v3: a foreign or missing session 404, a bad id 400, both auth forms', async () => {
+    expect(await (await v2(foreignSessionId)).json()).toEqual(NOT_FOUND('Session'));
+    expect(await (await v2(randomUUID(), '/v2')).json()).toEqual(NOT_FOUND('Session'));
+    const bad = await v2('not-a-uuid');
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { detail: string }).detail).toMatch(/^sessionId must be a UUID/);
+    expect((await v2(id(1).toUpperCase(), '/api/v2', authHeaders(tokenA, 'token'))).status).toBe(200);
+    expect((await v2(id(1), '/api/v2', {})).status).toBe(401);
+  });
+});
+
 describe('GET /api/v2/testResults/{testId}/qxScores', () => {
   it('computed from the completed sessions\' answers: the worked example of docs/QXSCORE.md', async () => {
     const res = await qxScores(testId);
@@ -189,14 +234,14 @@ describe('GET /api/v2/testResults/{testId}/qxScores', () => {
       testId,
       qxScores: [
         {
-          taskGroupId: 'qx-1',
+          taskGroupId: groupId('qx-1'),
           label: 'QXscore 1',
           qxScore: 54.2,
           components: { behavioral: 50, attitudinal: 58.3 },
           values: { behavioral: [66.7, 33.3], usability: 66.7, trust: 66.7, appearance: 33.3, loyalty: 66.7 },
         },
         {
-          taskGroupId: 'qx-2',
+          taskGroupId: groupId('qx-2'),
           label: 'QXscore 2',
           qxScore: null,
           components: { behavioral: null, attitudinal: 50 },

@@ -15,6 +15,8 @@ const UNDOCUMENTED_ROUTES = [
   /^\/openapi\.(json|yaml)$/, // the document itself
   /^\/docs(?![A-Za-z0-9])/, // the reference page and its assets
   /^\/$/, // the server's address: a redirect to the reference page
+  /^\/account\//, // API users' browser pages (HTML forms, not API operations: docs/USER-AUTH.md)
+  /^\/oauth2\/[^/]+\/v1\/authorize$/, // the authorization endpoint: a browser page, advertised in RFC 8414 metadata
 ];
 
 type Document = OpenAPIV3_1.Document;
@@ -99,8 +101,9 @@ describe('the OpenAPI document', () => {
     );
     expect(parameters).toMatchObject({
       testId: { in: 'query', required: true, schema: { type: 'string', format: 'uuid' } },
-      limit: { in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500 } },
-      offset: { in: 'query', required: false, schema: { type: 'integer', minimum: 0, maximum: 10000 } },
+      // `type: number` as in the real document; only whole values (2.0 included) are taken.
+      limit: { in: 'query', required: false, schema: { type: 'number', multipleOf: 1, minimum: 1, maximum: 500 } },
+      offset: { in: 'query', required: false, schema: { type: 'number', multipleOf: 1, minimum: 0, maximum: 10000 } },
       rowsPerPage: { in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500 } },
       pageNumber: { in: 'query', required: false, schema: { type: 'integer', minimum: 1 } },
     });
@@ -118,7 +121,8 @@ describe('the OpenAPI document', () => {
     for (const { path, operation } of operationsOf(document).filter((o) => /^\/((usertesting\/)?api\/)?v[12]\//.test(o.path))) {
       const legacy = /^\/(usertesting\/api\/)?v1\//.test(path);
       const responses = operation.responses as Record<string, OpenAPIV3_1.ResponseObject>;
-      expect(Object.keys(responses), path).toEqual(expect.arrayContaining(['200', '400', '401', '403', '429', '500', '503']));
+      const successes = Object.keys(responses).filter((s) => s.startsWith('2'));
+      expect(Object.keys(responses), path).toEqual(expect.arrayContaining([successes[0], '400', '401', '403', '429', '500', '503']));
       for (const [status, response] of Object.entries(responses)) {
         const headers = Object.keys(response.headers ?? {});
         expect(headers, `${path} ${status}`).toContain('Cache-Control');
@@ -127,7 +131,9 @@ describe('the OpenAPI document', () => {
         if (status === '401' || status === '403') expect(response.headers!['WWW-Authenticate']).toMatchObject({ required: true });
         if (status === '429' || status === '503') expect(response.headers!['Retry-After']).toMatchObject({ required: true });
         const ok = path.endsWith('/transcript') ? 'text/vtt' : 'application/json';
-        expect(Object.keys(response.content ?? {})).toEqual([status === '200' ? ok : legacy ? 'application/json' : 'application/problem+json']);
+        // 200 (206 for a range), or for the webhooks extension's writes 201, 202 or 204 (no body).
+        const content = successes.includes(status) ? (status === '204' ? [] : [ok]) : [legacy ? 'application/json' : 'application/problem+json'];
+        expect(Object.keys(response.content ?? {})).toEqual(content);
         if (legacy && status !== '200') {
           expect(response.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/HttpErrorResponse' });
         }
@@ -136,8 +142,17 @@ describe('the OpenAPI document', () => {
   });
 
   it('declares the authorization servers\' POST bodies as forms, and their errors as RFC 6749 errors', () => {
-    const posts = operationsOf(document).filter((o) => o.method === 'post');
-    expect(posts.map((o) => o.path)).toHaveLength(6);
+    const all = operationsOf(document).filter((o) => o.method === 'post' && o.path.startsWith('/oauth2/'));
+    // RFC 7591 registration is the one JSON body (§3.1), and authenticates no client.
+    const registrations = all.filter((o) => /\/v1\/register$/.test(o.path));
+    expect(registrations).toHaveLength(3);
+    for (const { operation } of registrations) {
+      expect(Object.keys((operation.requestBody as OpenAPIV3_1.RequestBodyObject).content)).toEqual(['application/json']);
+      expect(operation.responses).not.toHaveProperty('401');
+    }
+    const posts = all.filter((o) => !registrations.includes(o));
+    // Token, introspection and revocation at each of the three servers: default, the configured custom id, the real service's id.
+    expect(posts.map((o) => o.path)).toHaveLength(9);
     for (const { path, operation } of posts) {
       expect(path).toMatch(/^\/oauth2\/[^/]+\/v1\/(token|introspect|revoke)$/);
       const body = operation.requestBody as OpenAPIV3_1.RequestBodyObject;

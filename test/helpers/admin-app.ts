@@ -1,6 +1,7 @@
 import { afterAll } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildAdminApp, type AdminPlugin } from '../../src/admin/app.js';
+import { buildAdminApp, type AdminDeps, type AdminPlugin } from '../../src/admin/app.js';
+import { Metrics } from '../../src/observability/metrics.js';
 import { createAdminWithLink } from '../../src/admin/setup-links.js';
 import type { Clock } from '../../src/clock.js';
 import type { AdminRole } from '../../src/store/admins.js';
@@ -12,6 +13,8 @@ export interface AdminTestApp {
   admin: FastifyInstance;
   /** e.g. http://127.0.0.1:41235 */
   adminUrl: string;
+  /** The admin listener's metrics (in production the process's one registry). */
+  metrics: Metrics;
 }
 
 /**
@@ -19,25 +22,39 @@ export interface AdminTestApp {
  * after the file's tests. Runs on PostgreSQL in the `postgres` project, as startTestApp does.
  */
 export async function startAdminTestApp(
-  options: { clock?: Clock; env?: Record<string, string>; plugins?: readonly AdminPlugin[] } = {},
+  options: { clock?: Clock; env?: Record<string, string>; plugins?: readonly AdminPlugin[]; logger?: AdminDeps['logger'] } = {},
 ): Promise<AdminTestApp> {
   const t = await startTestApp({ clock: options.clock, env: { ADMIN_PORT: '0', ADMIN_URL: 'http://127.0.0.1:8081', ...options.env } });
-  const admin = await buildAdminApp({ ...t.runtime, logger: undefined }, options.plugins);
+  const metrics = new Metrics();
+  const admin = await buildAdminApp({ ...t.runtime, metrics, logger: options.logger }, options.plugins);
   const adminUrl = await admin.listen({ host: '127.0.0.1', port: 0 });
   afterAll(async () => {
     await admin.close();
     await t.close();
   });
-  return { t, admin, adminUrl };
+  return { t, admin, adminUrl, metrics };
 }
 
 export const PASSWORD = 'correct horse battery staple';
 
-/** A browser's view of the admin API: keeps the session cookie and sends the CSRF token on changes. */
+/** A browser's view of the admin API: keeps its cookies (session, device) and sends the CSRF token on changes. */
 export class AdminSession {
-  cookie: string | undefined;
+  readonly cookies = new Map<string, string>();
   csrfToken: string | undefined;
   constructor(readonly adminUrl: string) {}
+
+  /** The Cookie header this browser sends; undefined when it holds none. */
+  get cookie(): string | undefined {
+    return this.cookies.size === 0 ? undefined : [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  set cookie(header: string | undefined) {
+    this.cookies.clear();
+    for (const pair of header?.split('; ') ?? []) {
+      const eq = pair.indexOf('=');
+      if (eq > 0) this.cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
+    }
+  }
 
   async request(method: string, path: string, body?: unknown, options: { csrf?: boolean; headers?: Record<string, string> } = {}): Promise<Response> {
     const headers: Record<string, string> = { ...options.headers };
@@ -45,8 +62,12 @@ export class AdminSession {
     if (this.cookie) headers.cookie = this.cookie;
     if (this.csrfToken && options.csrf !== false && method !== 'GET') headers['x-csrf-token'] = this.csrfToken;
     const res = await fetch(`${this.adminUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const set = res.headers.getSetCookie()[0];
-    if (set) this.cookie = set.split(';')[0]!.endsWith('=') ? undefined : set.split(';')[0];
+    for (const set of res.headers.getSetCookie()) {
+      const pair = set.split(';')[0]!;
+      const eq = pair.indexOf('=');
+      if (eq + 1 === pair.length) this.cookies.delete(pair.slice(0, eq));
+      else this.cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
+    }
     return res;
   }
 

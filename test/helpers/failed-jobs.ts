@@ -1,5 +1,5 @@
 import type { ManualClock } from '../../src/clock.js';
-import type { Store } from '../../src/store/store.js';
+import type { Store } from '../../src/store/open-store.js';
 
 /**
  * Ends jobs in ERROR as a worker whose every attempt fails would: claims whichever job is due

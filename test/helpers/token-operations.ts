@@ -15,12 +15,14 @@ export const INVALID_CLIENT = {
  * token that is not (or no longer) valid.
  */
 export const INVALID_TOKEN_PROBLEM = { errorCode: 'UNAUTHORIZED', errorMessage: 'The access token is invalid, expired or revoked.' };
+/** Our own token past its exp is told apart: it only needs renewing. */
+export const EXPIRED_TOKEN_PROBLEM = { ...INVALID_TOKEN_PROBLEM, errorMessage: 'The access token has expired; request a new one.' };
 
 type Client = Pick<SeededClient, 'clientId' | 'clientSecret'>;
 
 /**
  * POSTs `token` to the introspection (RFC 7662) or revocation (RFC 7009) endpoint of a
- * server, authenticated as `client` by the given method; `client: null` sends no client
+ * server (by form, or by id), authenticated as `client` by the given method; `client: null` sends no client
  * authentication at all.
  */
 export function tokenOperation(
@@ -28,17 +30,17 @@ export function tokenOperation(
   endpoint: 'introspect' | 'revoke',
   client: Client | null,
   token: string,
-  options: { form?: TokenForm; auth?: ClientAuth; extra?: Record<string, string> } = {},
+  options: { form?: TokenForm; serverId?: string; auth?: ClientAuth; extra?: Record<string, string>; headers?: Record<string, string> } = {},
 ): Promise<Response> {
   const body = new URLSearchParams({ token, ...options.extra });
-  const headers: Record<string, string> = { 'content-type': FORM_CONTENT_TYPE };
+  const headers: Record<string, string> = { 'content-type': FORM_CONTENT_TYPE, ...options.headers };
   if (client && options.auth === 'basic') {
     headers.authorization = basicAuthorization(client.clientId, client.clientSecret);
   } else if (client) {
     body.set('client_id', client.clientId);
     body.set('client_secret', client.clientSecret);
   }
-  return fetch(`${t.url}/oauth2/${serverOf(t, options.form ?? 'B').id}/v1/${endpoint}`, { method: 'POST', headers, body });
+  return fetch(`${t.url}/oauth2/${options.serverId ?? serverOf(t, options.form ?? 'B').id}/v1/${endpoint}`, { method: 'POST', headers, body });
 }
 
 export const introspect = (t: TestApp, client: Client | null, token: string, options?: Parameters<typeof tokenOperation>[4]) =>

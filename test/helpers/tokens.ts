@@ -27,12 +27,13 @@ export function basicAuthorization(clientId: string, clientSecret: string): stri
 export async function requestToken(
   t: TestApp,
   client: Pick<SeededClient, 'clientId' | 'clientSecret'>,
-  options: { form?: TokenForm; auth?: ClientAuth; scope?: string | null; headers?: Record<string, string> } = {},
+  options: { form?: TokenForm; auth?: ClientAuth; scope?: string | null; resource?: string | string[]; headers?: Record<string, string> } = {},
 ): Promise<Response> {
   const form = options.form ?? 'B';
   const body = new URLSearchParams({ grant_type: 'client_credentials' });
   const scope = options.scope === undefined ? serverOf(t, form).scope : options.scope;
   if (scope !== null) body.set('scope', scope);
+  for (const resource of [options.resource ?? []].flat()) body.append('resource', resource);
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', ...options.headers };
   if (options.auth === 'basic') {
     headers.authorization = basicAuthorization(client.clientId, client.clientSecret);
@@ -48,8 +49,9 @@ export async function mintToken(
   t: TestApp,
   client: Pick<SeededClient, 'clientId' | 'clientSecret'>,
   form: TokenForm = 'B',
+  resource?: string,
 ): Promise<string> {
-  const res = await requestToken(t, client, { form });
+  const res = await requestToken(t, client, { form, ...(resource === undefined ? {} : { resource }) });
   if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { access_token: string }).access_token;
 }

@@ -67,18 +67,20 @@ describe.skipIf(!haveFfmpeg)('jobs in a server process (SQLite)', () => {
       cli(['clips', 'create', '--session', sessionId, '--start-ms', '-5', '--end-ms', '1000', '--name', 'x']),
       cli(['clips', 'create', '--session', sessionId, '--start-ms', '0', '--end-ms', '9000', '--name', 'x']),
       cli(['clips', 'create', '--session', crypto.randomUUID(), '--start-ms', '0', '--end-ms', '1000', '--name', 'x']),
+      cli(['clips', 'create', '--session', sessionId, '--start-ms', '0', '--end-ms', '1000', '--name', 'x', '--sentiment', 'meh']),
     ]);
-    expect(refusals.map((r) => r.code)).toEqual([2, 2, 2, 1, 1]);
+    expect(refusals.map((r) => r.code)).toEqual([2, 2, 2, 1, 1, 2]);
+    expect(refusals[5]!.stderr).toContain('--sentiment must be positive or negative (got "meh")');
     expect(refusals[0]!.stderr).toContain('--session must be a UUID');
     expect(refusals[1]!.stderr).toContain('--end-ms (1000) must be after --start-ms (2000)');
     expect(refusals[3]!.stderr).toContain('past its end at 4000 ms');
     expect(refusals[4]!.stderr).toContain('no session with id');
     expect(await runtime.store.clips.listClips(sessionId)).toEqual([]);
 
-    const created = await cli(['clips', 'create', '--session', sessionId, '--start-ms', '500', '--end-ms', '2500', '--name', 'Hesitation', '--note', 'At the total', '--json']);
+    const created = await cli(['clips', 'create', '--session', sessionId, '--start-ms', '500', '--end-ms', '2500', '--name', 'Hesitation', '--note', 'At the total', '--sentiment', 'Negative', '--json']);
     expect(created.code).toBe(0);
     const clip = JSON.parse(created.stdout) as { clipUuid: string; status: string; description: string };
-    expect(clip).toMatchObject({ status: 'GENERATING', description: 'At the total' });
+    expect(clip).toMatchObject({ status: 'GENERATING', description: 'At the total', sentiment: 'negative' });
     const queued = JSON.parse((await cli(['jobs', 'list', '--state', 'queued', '--json'])).stdout) as { subject: string; kind: string; attempts: number }[];
     expect(queued).toMatchObject([{ subject: clip.clipUuid, kind: 'clip.generate', attempts: 0 }]);
     expect((await cli(['jobs', 'list', '--state', 'stuck'])).code).toBe(2);
@@ -118,7 +120,9 @@ describe.skipIf(!haveFfmpeg)('jobs in a server process (SQLite)', () => {
     const server = await startServerProcess({ ...env });
     servers.push(server);
     await until('the server made the reel', async () => (await runtime.store.reels.findReel(reel.reelId))?.status === 'GENERATED', 150_000);
-    expect((await cli(['reels', 'list', '--test', s.testId])).stdout).toMatch(new RegExp(`${reel.reelId}\\s+2\\s+2500\\s+GENERATED\\s+Best of`));
+    // The TOKEN column is what GET /usertesting/api/v1/highlightreel/{token} takes.
+    const { token } = (await runtime.store.reels.findReel(reel.reelId))!;
+    expect((await cli(['reels', 'list', '--test', s.testId])).stdout).toMatch(new RegExp(`${reel.reelId}\\s+${token}\\s+2\\s+2500\\s+GENERATED\\s+Best of`));
     await server.stop();
   });
 

@@ -1,3 +1,4 @@
+import { legacyNumericId } from '../../src/legacy/numeric-id.js';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
@@ -119,9 +120,10 @@ describe.each(['/usertesting/api/v1', '/v1'])('%s', (prefix) => {
       const res = await get(`${prefix}/workspaces`, headers);
       expect(res.status).toBe(200);
       expect(res.headers.get('cache-control')).toBe('private, no-store');
+      // `id` is the numeric id derived from the uuid: the same on every server and database.
       expect(await res.json()).toEqual([
-        { id: lab, name: 'Lab', uuid: lab },
-        { id: field, name: 'Field', uuid: field },
+        { id: String(legacyNumericId(lab)), name: 'Lab', uuid: lab },
+        { id: String(legacyNumericId(field)), name: 'Field', uuid: field },
       ]);
     }
     const loner = await seedClient(t.runtime);
@@ -179,6 +181,7 @@ describe.each(['/usertesting/api/v1', '/v1'])('%s', (prefix) => {
     expect(first.sessions).toHaveLength(50);
     expect(first.sessions[0]).toEqual({
       cursor: expect.any(String),
+      sessionId: legacyNumericId(all[0]!.sessionId),
       sessionUuid: all[0]!.sessionId,
       completedDateTime: new Date(all[0]!.finishTime!).toISOString(),
       state: 'completed',
@@ -194,9 +197,14 @@ describe.each(['/usertesting/api/v1', '/v1'])('%s', (prefix) => {
   });
 
   it('session: its uuid, title, state time and duration; an unfinished one has no duration', async () => {
+    // sequenceNumber: the place among the test's sessions of every status, in the order they started.
+    const started = [...checkoutSessions].sort((x, y) => x.startTime - y.startTime || (x.sessionId < y.sessionId ? -1 : 1));
+    const place = (sessionId: string) => started.findIndex((s) => s.sessionId === sessionId) + 1;
     const done = checkoutSessions.find((s) => s.status === 'COMPLETE')!;
     expect(await json(`${prefix}/session/${done.sessionId}`)).toEqual({
       uid: done.sessionId,
+      sessionId: String(legacyNumericId(done.sessionId)),
+      sequenceNumber: place(done.sessionId),
       title: 'Checkout',
       stateUpdatedAt: new Date(done.finishTime!).toISOString(),
       duration: (done.finishTime! - done.startTime) / 1000,
@@ -204,9 +212,13 @@ describe.each(['/usertesting/api/v1', '/v1'])('%s', (prefix) => {
     const open = checkoutSessions.find((s) => s.finishTime === null)!;
     expect(await json(`${prefix}/session/${open.sessionId}`)).toEqual({
       uid: open.sessionId,
+      sessionId: String(legacyNumericId(open.sessionId)),
+      sequenceNumber: place(open.sessionId),
       title: 'Checkout',
       stateUpdatedAt: new Date(open.startTime).toISOString(),
     });
+    expect(started.length).toBeGreaterThan(1);
+    expect(place(started[0]!.sessionId)).toBe(1);
   });
 
   describe('what the caller may not see is answered as what does not exist', () => {
@@ -278,7 +290,7 @@ describe.each(['/usertesting/api/v1', '/v1'])('%s', (prefix) => {
 
   it('authentication: none is a 401 with a challenge, in the family body', async () => {
     const res = await get(`${prefix}/workspaces`, {});
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="results-api"');
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="results-api", resource_metadata="http://127.0.0.1:8080/.well-known/oauth-protected-resource"');
     await expectLegacyError(res, 401, 'UNAUTHORIZED', /^An access token is required/);
     const bad = await get(`${prefix}/studies/${checkout}`, { authorization: 'Bearer nope' });
     await expectLegacyError(bad, 401, 'UNAUTHORIZED', 'The access token is invalid, expired or revoked.');

@@ -7,7 +7,7 @@ import { ManualClock } from '../../src/clock.js';
 import { seedClient, storeActor } from '../helpers/seed.js';
 import { startSeededApp } from '../helpers/test-app.js';
 import { httpRequest, rawRequest, type RawResponse } from '../helpers/raw-http.js';
-import { callApi, FORM_CONTENT_TYPE, INVALID_TOKEN_PROBLEM } from '../helpers/token-operations.js';
+import { callApi, FORM_CONTENT_TYPE, EXPIRED_TOKEN_PROBLEM, INVALID_TOKEN_PROBLEM } from '../helpers/token-operations.js';
 import {
   assembleJws,
   authHeaders,
@@ -61,12 +61,12 @@ const forge = (changes: Omit<ForgeOptions, 'clientId'> = {}) => forgeToken(t, { 
 const signedByAttacker = (header: Record<string, unknown>) =>
   forge({ key: attacker.privateKey as KeyObject, header: { kid: attackerJwk.kid, ...header } });
 
-async function expectRefused(token: string): Promise<void> {
+async function expectRefused(token: string, problem: object = INVALID_TOKEN_PROBLEM): Promise<void> {
   for (const scheme of ['bearer', 'token'] as const) {
     const res = await callApi(t, authHeaders(token, scheme));
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="results-api", error="invalid_token"/);
-    expect(await res.json()).toEqual(INVALID_TOKEN_PROBLEM);
+    expect(await res.json()).toEqual(problem);
   }
 }
 
@@ -230,7 +230,7 @@ describe('time and principal', () => {
 
   it('iat in the future does not extend a token: exp alone decides', async () => {
     const now = Math.floor(START / 1000);
-    await expectRefused(await forge({ claims: { iat: now + 7200, exp: now } }));
+    await expectRefused(await forge({ claims: { iat: now + 7200, exp: now } }), EXPIRED_TOKEN_PROBLEM);
   });
 
   it('a token of a disabled user is refused on the next request, on both servers', async () => {

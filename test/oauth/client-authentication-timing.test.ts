@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateClientId, generateClientSecret } from '../../src/oauth/client-secrets.js';
+import { sqliteDriver } from '../../src/store/sqlite/driver.js';
 import { seedClient, type SeededClient } from '../helpers/seed.js';
 import { startSeededApp } from '../helpers/test-app.js';
 import { INVALID_CLIENT, introspect } from '../helpers/token-operations.js';
@@ -16,6 +16,7 @@ import { mintToken, requestToken } from '../helpers/tokens.js';
 
 /** Every better-sqlite3 statement's methods live on this one prototype. */
 const statementMethods = (() => {
+  const Database = sqliteDriver();
   const db = new Database(':memory:');
   const proto = Object.getPrototypeOf(db.prepare('SELECT 1')) as Record<'run' | 'get' | 'all' | 'iterate', () => unknown>;
   db.close();

@@ -54,7 +54,7 @@ describe('openid-client', () => {
       const metadata = config.serverMetadata();
       expect(metadata.issuer).toBe(serverOf(t, form).issuer);
       expect(metadata.token_endpoint).toBe(`${serverOf(t, form).issuer}/v1/token`);
-      expect(metadata.grant_types_supported).toEqual(['client_credentials']);
+      expect(metadata.grant_types_supported).toEqual(['client_credentials', 'authorization_code', 'refresh_token']);
     });
 
     it.each(clientAuths)('obtains, introspects and revokes a token with $name', async ({ auth }) => {

@@ -22,17 +22,23 @@ function expectedMetadata(form: TokenForm): Record<string, unknown> {
   const methods = ['client_secret_basic', 'client_secret_post'];
   return {
     issuer,
+    authorization_endpoint: `${issuer}/v1/authorize`,
     token_endpoint: `${issuer}/v1/token`,
     jwks_uri: `${issuer}/v1/keys`,
     introspection_endpoint: `${issuer}/v1/introspect`,
     revocation_endpoint: `${issuer}/v1/revoke`,
-    grant_types_supported: ['client_credentials'],
-    response_types_supported: [],
-    scopes_supported: [form === 'A' ? 'public_api.read' : 'studies:read'],
-    token_endpoint_auth_methods_supported: methods,
+    grant_types_supported: ['client_credentials', 'authorization_code', 'refresh_token'],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    code_challenge_methods_supported: ['S256'],
+    authorization_response_iss_parameter_supported: true,
+    scopes_supported: [form === 'A' ? 'public_api.read' : 'studies:read', 'sessions:read', 'videos:read', 'clips:read', 'webhooks:manage'],
+    token_endpoint_auth_methods_supported: [...methods, 'none'],
     introspection_endpoint_auth_methods_supported: methods,
     revocation_endpoint_auth_methods_supported: methods,
     service_documentation: 'http://127.0.0.1:8080/docs',
+    registration_endpoint: `${issuer}/v1/register`,
+    client_id_metadata_document_supported: true,
   };
 }
 
@@ -124,11 +130,11 @@ describe('discovery of what does not exist', () => {
     expect(await res.json()).toEqual({ error: 'invalid_request', error_description: 'No such authorization server endpoint.' });
   });
 
-  it('nothing advertises an authorization endpoint, so no redirect-based flow can be attempted', async () => {
+  it('no OpenID Connect endpoint is advertised: this is OAuth 2.0, not an identity provider', async () => {
     for (const form of forms) {
       const metadata = await metadataOf(form);
-      expect(metadata).not.toHaveProperty('authorization_endpoint');
       expect(metadata).not.toHaveProperty('userinfo_endpoint');
+      expect(metadata).not.toHaveProperty('id_token_signing_alg_values_supported');
     }
   });
 });

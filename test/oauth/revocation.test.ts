@@ -1,7 +1,7 @@
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { openRuntime } from '../../src/runtime.js';
+import { sqliteDriver } from '../../src/store/sqlite/driver.js';
 import { seedClient, storeActor } from '../helpers/seed.js';
 import { startSeededApp } from '../helpers/test-app.js';
 import { callApi, INVALID_CLIENT, INVALID_TOKEN_PROBLEM, introspection, revoke } from '../helpers/token-operations.js';
@@ -49,7 +49,7 @@ describe('revoking a valid token', () => {
         const refused = await callApi(t, authHeaders(revoked, scheme));
         expect(refused.status).toBe(401);
         expect(refused.headers.get('www-authenticate')).toBe(
-          'Bearer realm="results-api", error="invalid_token", error_description="The access token is invalid, expired or revoked"',
+          'Bearer realm="results-api", error="invalid_token", error_description="The access token is invalid, expired or revoked", resource_metadata="http://127.0.0.1:8080/.well-known/oauth-protected-resource"',
         );
         expect(await refused.json()).toEqual(INVALID_TOKEN_PROBLEM);
         expect((await callApi(t, authHeaders(kept, scheme))).status).toBe(200);
@@ -176,6 +176,7 @@ describe('the audit log and the denylist', () => {
 
   it('never outgrows the live tokens: expired entries are dropped by the next revocation', async () => {
     const denylist = () => {
+      const Database = sqliteDriver();
       const db = new Database(t.databaseUrl.slice('sqlite:'.length), { readonly: true });
       try {
         return db.prepare('SELECT jti FROM revoked_tokens').pluck().all() as string[];

@@ -203,14 +203,14 @@ describe('grant type', () => {
     await expectOAuthError(res, 400, 'invalid_request', 'grant_type is required and must be a string');
   });
 
-  it.each(['password', 'authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:jwt-bearer', 'CLIENT_CREDENTIALS', ''])(
+  it.each(['password', 'implicit', 'urn:ietf:params:oauth:grant-type:jwt-bearer', 'CLIENT_CREDENTIALS', 'AUTHORIZATION_CODE', ''])(
     'grant_type "%s" is unsupported_grant_type',
     async (grantType) => {
       await expectOAuthError(
         await post(formBody({ grant_type: grantType })),
         400,
         'unsupported_grant_type',
-        `The grant type '${grantType}' is not supported; use client_credentials.`,
+        `The grant type '${grantType}' is not supported; use client_credentials, authorization_code or refresh_token.`,
       );
     },
   );
@@ -229,7 +229,7 @@ describe('scope', () => {
       await post(formBody({ scope }), { 'content-type': FORM }, form),
       400,
       'invalid_scope',
-      `The requested scope '${scope}' is not offered by this server; it offers '${offered}'.`,
+      `The requested scope '${scope}' is not offered by this server; it offers '${offered} webhooks:manage'.`,
     );
   });
 });

@@ -1,10 +1,13 @@
 // Prepares thousands of statements and drops them before each timer wait, so V8 collects them
-// from its own tasks, outside JavaScript: where a better-sqlite3 built against Node 24.19+
-// headers aborts (nodejs/node#65446). Prints "done" when it survives. Run it with
-// --stress-compaction: without it, whether V8 collects from a task depends on timing.
+// from its own tasks, outside JavaScript: where a better-sqlite3 12 built against Node 24.19+
+// headers aborts (nodejs/node#65446). Loads the driver the service loads on this Node
+// (dist/store/sqlite/driver.js: `npm run build` first). Prints "done" when it survives. Run it
+// with --stress-compaction: without it, whether V8 collects from a task depends on timing.
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Database from 'better-sqlite3';
+import { sqliteDriver } from '../../dist/store/sqlite/driver.js';
+
+const Database = sqliteDriver();
 
 async function churn() {
   const db = new Database(':memory:');

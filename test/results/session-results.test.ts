@@ -360,31 +360,40 @@ describe('parameters', () => {
     },
   );
 
+  // limit and offset are `type: number` in the real document: whole values in any decimal form.
   const bounds: [string, string, string][] = [
-    ['limit', '0', 'an integer from 1 to 500'],
-    ['limit', '501', 'an integer from 1 to 500'],
-    ['limit', '-1', 'an integer from 1 to 500'],
-    ['offset', '-1', 'an integer from 0 to 10000'],
-    ['offset', '10001', 'an integer from 0 to 10000'],
+    ['limit', '0', 'a whole number from 1 to 500'],
+    ['limit', '501', 'a whole number from 1 to 500'],
+    ['limit', '-1', 'a whole number from 1 to 500'],
+    ['offset', '-1', 'a whole number from 0 to 10000'],
+    ['offset', '10001', 'a whole number from 0 to 10000'],
     ['rowsPerPage', '0', 'an integer from 1 to 500'],
     ['rowsPerPage', '501', 'an integer from 1 to 500'],
     ['pageNumber', '0', 'an integer of at least 1'],
     ['pageNumber', '-3', 'an integer of at least 1'],
   ];
-  const notIntegers = ['1.5', 'abc', '1e2', '', ' 5', '0x10', '5abc', '10.0', 'NaN', 'Infinity', '99999999999999999999'];
-  const rules: Record<string, string> = {
-    limit: 'an integer from 1 to 500',
-    offset: 'an integer from 0 to 10000',
-    rowsPerPage: 'an integer from 1 to 500',
-    pageNumber: 'an integer of at least 1',
+  const notNumbers = ['1.5', 'abc', '1e2', '', ' 5', '0x10', '5abc', 'NaN', 'Infinity', '99999999999999999999', '2.', '.5'];
+  const rules: Record<string, { rule: string; refused: string[] }> = {
+    limit: { rule: 'a whole number from 1 to 500', refused: [...notNumbers, '2.5', '10.01'] },
+    offset: { rule: 'a whole number from 0 to 10000', refused: [...notNumbers, '2.5', '0.5'] },
+    rowsPerPage: { rule: 'an integer from 1 to 500', refused: [...notNumbers, '10.0'] },
+    pageNumber: { rule: 'an integer of at least 1', refused: [...notNumbers, '10.0'] },
   };
-  const notIntegerCases = Object.entries(rules).flatMap(([name, rule]) =>
-    notIntegers.map((value): [string, string, string] => [name, value, rule]),
+  const refusedCases = Object.entries(rules).flatMap(([name, { rule, refused }]) =>
+    refused.map((value): [string, string, string] => [name, value, rule]),
   );
 
-  it.each([...bounds, ...notIntegerCases])('%s=%j: 400 naming the parameter and its rule', async (name, value, rule) => {
+  it.each([...bounds, ...refusedCases])('%s=%j: 400 naming the parameter and its rule', async (name, value, rule) => {
     for (const res of await onBothPaths(`testId=${s.testId}&${name}=${encodeURIComponent(value)}`)) {
       await expectProblem(res, 400, 'invalid-parameter', new RegExp(`^${name} must be ${rule}`));
+    }
+  });
+
+  it('limit and offset written with a zero fraction (2.0) page as their whole values', async () => {
+    for (const res of await onBothPaths(`testId=${s.testId}&limit=2.0&offset=1.000`)) {
+      const body = await page(res);
+      expect(body.meta.pagination).toMatchObject({ limit: 2, offset: 1 });
+      expect(body.sessions.map((x) => x.sessionId)).toEqual(ORDERED.slice(1, 3).map((x) => x.sessionId));
     }
   });
 

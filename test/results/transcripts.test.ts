@@ -100,6 +100,57 @@ describe('GET /api/v2/sessionResults/{sessionId}/transcript', () => {
     expect(await (await transcript(silent)).text()).toBe(vtt('Corrected.'));
   });
 
+  it('declares Accept-Ranges: bytes and answers one byte range with 206 and Content-Range (multi-byte text included)', async () => {
+    const whole = Buffer.from(vtt('I would click here.'), 'utf8');
+    const full = await transcript(spoken);
+    expect(full.headers.get('accept-ranges')).toBe('bytes');
+    expect(full.headers.get('content-length')).toBe(String(whole.length));
+    await full.arrayBuffer();
+    const cases: [string, number, number][] = [
+      ['bytes=0-5', 0, 5],
+      ['bytes=10-', 10, whole.length - 1],
+      ['bytes=-7', whole.length - 7, whole.length - 1],
+      [`bytes=3-${whole.length + 100}`, 3, whole.length - 1],
+    ];
+    for (const [range, start, end] of cases) {
+      for (const prefix of ['/api/v2', '/v2']) {
+        const res = await transcript(spoken, { ...authHeaders(token), range }, prefix);
+        expect(res.status, range).toBe(206);
+        expect(res.headers.get('content-range')).toBe(`bytes ${start}-${end}/${whole.length}`);
+        expect(res.headers.get('content-type')).toBe('text/vtt; charset=utf-8');
+        expect(res.headers.get('cache-control')).toBe('private, no-store');
+        expect(Buffer.from(await res.arrayBuffer())).toEqual(whole.subarray(start, end + 1));
+      }
+    }
+    // Ranges count bytes, not characters: a split UTF-8 sequence stays as sent.
+    const accentedSession = s.sessions[2]!.sessionId;
+    await t.runtime.store.transcripts.importTranscripts(s.testId, [{ sessionId: accentedSession, vtt: vtt('Ça coûte 5 €.') }], storeActor);
+    const accented = Buffer.from(vtt('Ça coûte 5 €.'), 'utf8');
+    const tail = await transcript(accentedSession, { ...authHeaders(token), range: 'bytes=-10' });
+    expect(tail.status).toBe(206);
+    expect(Buffer.from(await tail.arrayBuffer())).toEqual(accented.subarray(accented.length - 10));
+  });
+
+  it('answers a range past the end with 416 and Content-Range: bytes */size; several ranges, another unit or If-Range get the whole', async () => {
+    const whole = Buffer.from(vtt('I would click here.'), 'utf8');
+    for (const range of [`bytes=${whole.length}-`, 'bytes=99999999999999999999999-', 'bytes=-0']) {
+      const res = await transcript(spoken, { ...authHeaders(token), range });
+      expect(res.status, range).toBe(416);
+      expect(res.headers.get('content-range')).toBe(`bytes */${whole.length}`);
+      expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+      expect(((await res.json()) as { type: string }).type).toBe('urn:results-api:problem:range-not-satisfiable');
+    }
+    const wholeCases: Record<string, string>[] = [{ range: 'bytes=0-1,5-6' }, { range: 'lines=0-5' }, { range: 'bytes=9-2' }, { range: 'bytes=0-5', 'if-range': '"anything"' }];
+    for (const headers of wholeCases) {
+      const res = await transcript(spoken, { ...authHeaders(token), ...headers });
+      expect(res.status, JSON.stringify(headers)).toBe(200);
+      expect(res.headers.get('content-range')).toBeNull();
+      expect(Buffer.from(await res.arrayBuffer())).toEqual(whole);
+    }
+    // A Range never opens what the caller may not see.
+    await expectNotFound(await transcript(foreign, { ...authHeaders(token), range: 'bytes=0-5' }));
+  });
+
   it('refuses a sessionId that is not a UUID (400), a request without a valid token (401), and a spent budget (429)', async () => {
     const bad = await transcript('not-a-uuid');
     expect(bad.status).toBe(400);

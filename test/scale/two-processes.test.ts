@@ -17,12 +17,18 @@ import { SessionDetailsRepository } from '../../src/store/session-details.js';
 import { JobRepository } from '../../src/store/jobs.js';
 import { ClipRepository } from '../../src/store/clips.js';
 import { ReelRepository } from '../../src/store/reels.js';
+import { WebhookDeliveryRepository } from '../../src/store/webhook-deliveries.js';
+import { WebhookRepository } from '../../src/store/webhooks.js';
 import { SessionRepository } from '../../src/store/sessions.js';
 import { SettingsRepository } from '../../src/store/settings.js';
 import { SigningKeyRepository } from '../../src/store/signing-keys.js';
 import { TokenRevocationRepository } from '../../src/store/token-revocations.js';
 import { TranscriptRepository } from '../../src/store/transcripts.js';
 import { VideoRepository } from '../../src/store/videos.js';
+import { AppRepository } from '../../src/store/apps.js';
+import { UserAccountRepository } from '../../src/store/user-accounts.js';
+import { createHash } from 'node:crypto';
+import { tokenHash } from '../../src/sign-in/secret-tokens.js';
 import { makeSessions, seed, type Seeded } from '../helpers/seed.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { within } from '../helpers/net.js';
@@ -88,6 +94,31 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     expect((await list(a, s, token)).status).toBe(200);
     expect((await list(b, s, token)).status).toBe(200);
     await cli.store.credentials.revokeCredential(s.clientId, by);
+    await within(1000, async () => {
+      expect((await list(a, s, token)).status).toBe(401);
+      expect((await list(b, s, token)).status).toBe(401);
+    });
+  });
+
+  it('an app a user revokes (issue 34): its tokens are refused by both processes within one second', async () => {
+    const s = await seed(cli, { sessions: 1 });
+    const user = (await cli.store.credentials.findUserByEmail(s.email))!;
+    const clientId = `0oaApp${crypto.randomUUID().replace(/-/g, '').slice(0, 14)}`;
+    await cli.store.apps.createApp({ clientId, name: 'Scale app', clientType: 'public', origin: 'registered', redirectUris: ['http://127.0.0.1/cb'], scopes: ['studies:read'], secretHash: null }, by);
+    const verifier = 'v'.repeat(43);
+    const code = crypto.randomUUID();
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    await cli.store.apps.createCode({ codeHash: tokenHash(code), clientId, userId: user.id, redirectUri: 'http://127.0.0.1/cb', codeChallenge: challenge, scopes: ['studies:read'], resource: null, expiresAt: Date.now() + 60_000 });
+    const res = await fetch(`${a.url}/oauth2/${cli.servers.custom.id}/v1/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: 'http://127.0.0.1/cb', client_id: clientId }),
+    });
+    expect(res.status).toBe(200);
+    const token = ((await res.json()) as { access_token: string }).access_token;
+    expect((await list(a, s, token)).status).toBe(200);
+    expect((await list(b, s, token)).status).toBe(200);
+    await cli.store.apps.revokeUserApp(user.id, clientId, by);
     await within(1000, async () => {
       expect((await list(a, s, token)).status).toBe(401);
       expect((await list(b, s, token)).status).toBe(401);
@@ -168,30 +199,48 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     jobs: JobRepository,
     clips: ClipRepository,
     reels: ReelRepository,
+    apps: AppRepository,
+    userAccounts: UserAccountRepository,
+    webhooks: WebhookRepository,
+    webhookDeliveries: WebhookDeliveryRepository,
   };
   const readers = new Set([
     'credentials.findUserByEmail', 'credentials.listUsers', 'credentials.listCredentials', 'credentials.findClientForAuth',
     'credentials.findPrincipal', 'directory.listWorkspaces', 'directory.getWorkspace', 'directory.listWorkspacesForMember',
     'directory.listMembers', 'directory.isMember', 'directory.getTest', 'directory.listTests', 'directory.findVisibleTest',
-    'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'sessions.listCompletedSessions', 'sessions.findSession', 'sessions.mediaOf', 'sessionDetails.findDetails', 'sessionDetails.listDetails', 'sessionDetails.listCompletedScoring', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
-    'transcripts.findTranscript', 'transcripts.cueCount', 'transcripts.readCues',
+    'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'sessions.listCompletedSessions', 'sessions.findSession', 'sessions.mediaOf', 'sessions.sequenceNumber', 'sessionDetails.findDetails', 'sessionDetails.listDetails', 'sessionDetails.listCompletedScoring', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
+    'transcripts.findTranscript', 'transcripts.cueCount', 'transcripts.readCues', 'transcripts.allCues',
     'videos.findVideo', 'videos.listVideos',
     'jobs.get', 'jobs.list', 'jobs.countByState', 'clips.findClip', 'clips.listClips', 'clips.listClipsOfTest',
     'reels.findReel', 'reels.findReelByToken', 'reels.listReels', 'reels.countClipsOfTest',
+    'webhooks.get', 'webhooks.list', 'webhooks.listDeliveries', 'webhooks.getDelivery', 'webhooks.read', 'webhooks.eventsOf',
+    'webhookDeliveries.countByStatus',
   ]);
   // Writes that nothing cached depends on: they announce nothing, by design.
   const bookkeeping = new Set([
     'credentials.recordClientUse', 'settings.getOrSet', 'videos.saveVideo',
+    // An audit entry of its own (the guessing throttle's report): the audit log is never cached.
+    'audit.record',
     // Cues of transcripts imported before they were stored: no cache holds cues.
     'transcripts.storeMissingCues',
     // The job queue: no request path caches it.
     'jobs.claim', 'jobs.heartbeat', 'jobs.complete', 'jobs.fail', 'jobs.release',
     // Clips: every read goes to the database.
     'clips.createClip', 'clips.retryClip', 'clips.restartClip', 'reels.createReel', 'reels.retryReel', 'reels.restartReel',
+    // Webhook events, written inside a job's completing transaction; subscriptions and deliveries: never cached.
+    'clips.recordGenerated', 'reels.recordGenerated',
+    'webhooks.create', 'webhooks.update', 'webhooks.delete', 'webhooks.rotateSecret', 'webhooks.sendTest', 'webhooks.replay', 'webhooks.disableIn',
+    'webhookDeliveries.claim', 'webhookDeliveries.succeeded', 'webhookDeliveries.skipped', 'webhookDeliveries.failed', 'webhookDeliveries.end',
   ]);
   // Admin accounts, sessions and clients: read from the database on every admin request, never cached.
   for (const m of ['createAdmin', 'renewSetupLink', 'completeSetup', 'createSession', 'endSession', 'recordTotpStep', 'setPendingTotp', 'enableTotp', 'resetTotp', 'assignWorkspace', 'unassignWorkspace', 'createClient', 'revokeClient']) bookkeeping.add(`admins.${m}`);
   for (const m of ['listAdmins', 'getAdmin', 'findAdminForSignIn', 'findSession', 'pendingTotp', 'assignedWorkspaces', 'administers', 'listClients', 'findClientForAuth']) readers.add(`admins.${m}`);
+  // Apps, codes and refresh tokens: read from the database at every use; what tokens depend on (grants) is revoked with `access`.
+  for (const m of ['createApp', 'saveMetadataApp', 'createCode', 'exchangeCode', 'rotateRefreshToken']) bookkeeping.add(`apps.${m}`);
+  for (const m of ['findApp', 'listApps', 'approvedApps', 'findGrantPrincipal', 'grantOfRefreshToken']) readers.add(`apps.${m}`);
+  // Users' passwords, TOTP and browser sessions: read from the database on every page, never cached.
+  for (const m of ['completeSetup', 'setPassword', 'createSession', 'endSession', 'recordTotpStep', 'setPendingTotp', 'enableTotp', 'resetTotp']) bookkeeping.add(`userAccounts.${m}`);
+  for (const m of ['findForSignIn', 'findSession', 'pendingTotp']) readers.add(`userAccounts.${m}`);
   // Private helpers (TypeScript keeps them on the prototype).
   const helpers = new Set(['credentials.credential', 'credentials.requireUsable', 'credentials.liveSecrets', 'jobs.endInError']);
 
@@ -225,6 +274,16 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
       },
       'signingKeys.add': { topic: 'keys', run: () => rotateSigningKey(cli.store.signingKeys, cli.clock, by) },
       'revocations.revoke': { topic: 'access', run: () => cli.store.revocations.revoke(crypto.randomUUID(), Date.now() + 60_000, by) },
+      'userAccounts.issueSetupLink': { topic: 'access', run: () => cli.store.userAccounts.issueSetupLink(`invited-${other}`, crypto.randomUUID(), Date.now() + 60_000, true, by) },
+      'apps.revokeApp': {
+        topic: 'access',
+        run: async () => {
+          const app = await cli.store.apps.createApp({ clientId: `heard-${clientId}`, name: 'Heard', clientType: 'public', origin: 'registered', redirectUris: ['http://127.0.0.1/cb'], scopes: ['studies:read'], secretHash: null }, by);
+          return cli.store.apps.revokeApp(app.clientId, by);
+        },
+      },
+      'apps.revokeGrant': { topic: 'access', run: () => cli.store.apps.revokeGrant(crypto.randomUUID(), by, 'test') },
+      'apps.revokeUserApp': { topic: 'access', run: () => cli.store.apps.revokeUserApp(crypto.randomUUID(), `heard-${clientId}`, by) },
     };
 
     const methods = Object.entries(repositories).flatMap(([name, repository]) =>

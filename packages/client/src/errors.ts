@@ -92,11 +92,22 @@ export class ResultsNetworkError extends Error {
   }
 }
 
+/**
+ * What to check when the authorization server refuses the client: the server never says which
+ * part was wrong (RFC 6749 §5.2), so the message names the usual causes.
+ */
+export const INVALID_CLIENT_HINT =
+  'Check the client id and secret (a revoked credential, or a secret rotated out and past its grace period, ' +
+  'no longer works) and that authUrl names the server that issued them.';
+
 function describe(init: ResultsApiErrorInit): string {
   const what = `${init.method} ${init.url} answered ${init.status}`;
   if (init.problem) return `${what} ${init.problem.title}: ${init.problem.detail}`;
   if (init.legacy) return `${what} ${init.legacy.errorCode}: ${init.legacy.errorMessage}`;
-  if (init.oauth) return `${what} ${init.oauth.error}${init.oauth.error_description ? `: ${init.oauth.error_description}` : ''}`;
+  if (init.oauth) {
+    const said = `${what} ${init.oauth.error}${init.oauth.error_description ? `: ${init.oauth.error_description}` : ''}`;
+    return init.oauth.error === 'invalid_client' ? `${said} ${INVALID_CLIENT_HINT}` : said;
+  }
   return init.reason ? `${what}: ${init.reason}` : what;
 }
 

@@ -12,6 +12,8 @@ import type {
   HighlightReelsResponse,
   ReelDetails,
   ResultsClientOptions,
+  SearchPage,
+  SearchQuery,
   SessionIterationOptions,
   SessionResult,
   SessionResultsPage,
@@ -227,6 +229,27 @@ export class ResultsClient {
     const body = (await this.get(url, this.transport.scope(options))) as Partial<VideoDownloadLink> | null;
     if (typeof body?.videoUrl !== 'string' || typeof body.expiresAt !== 'string') throw unexpectedBody(url, 'not a video download link');
     return body as VideoDownloadLink;
+  }
+
+  /**
+   * Full-text search over the transcripts and answers of every test the caller may see, or of
+   * `testId`'s (an extension of this service: GET /api/v2/search). One page, best first; ask
+   * for the next with `offset` + `limit` while `meta.hasMore`.
+   *
+   * @example
+   * ```ts
+   * const { hits } = await client.search({ q: 'checkout button', testId });
+   * ```
+   */
+  async search(query: SearchQuery, options?: CallOptions): Promise<SearchPage> {
+    const params = new URLSearchParams({ q: query.q });
+    if (query.testId !== undefined) params.set('testId', query.testId);
+    if (query.limit !== undefined) params.set('limit', String(query.limit));
+    if (query.offset !== undefined) params.set('offset', String(query.offset));
+    const url = `${this.baseUrl}/api/v2/search?${params}`;
+    const body = (await this.get(url, this.transport.scope(options))) as SearchPage | null;
+    if (!Array.isArray(body?.hits) || typeof body.meta?.hasMore !== 'boolean') throw unexpectedBody(url, 'not search hits');
+    return body;
   }
 
   /** The workspaces where the caller's email is a team member (Legacy v1). */

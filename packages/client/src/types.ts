@@ -207,6 +207,43 @@ export interface VideoDownloadLink {
   expiresAt: string;
 }
 
+/** What {@link ResultsClient.search} looks for (GET /api/v2/search, an extension of this service). */
+export interface SearchQuery {
+  /** The words to find (every one must occur; stemmed). At most 200 characters and 12 words. */
+  q: string;
+  /** Only this test; otherwise every test the caller may see. */
+  testId?: string;
+  /** Hits per page, 1 to 100 (the server's default: 20). */
+  limit?: number;
+  /** Hits to skip, up to 10 000 (default 0). */
+  offset?: number;
+}
+
+/** Something said in a session video, or an answer to a task, that matched a search. */
+export interface SearchHit {
+  sessionId: string;
+  testId: string;
+  /** transcript: a cue of the session's transcript; answer: a written or verbal task response. */
+  kind: 'transcript' | 'answer';
+  /** The task answered, or the one the participant was on at that moment; null when unknown. */
+  taskId: string | null;
+  /** Where it starts and ends in the session video (ms); null for written answers. */
+  startMs: number | null;
+  endMs: number | null;
+  /** Who speaks (a transcript's voice tag); null for answers and unnamed voices. */
+  speaker: string | null;
+  /** The matching text around the words found, each found word between `**`. */
+  snippet: string;
+}
+
+/** One page of search hits, best first. */
+export interface SearchPage {
+  /** The words searched for, as the index sees them. */
+  query: string;
+  hits: SearchHit[];
+  meta: { limit: number; offset: number; hasMore: boolean };
+}
+
 /** An access token and what the authorization server said about it. */
 export interface AccessTokenInfo {
   /** The token itself (a JWT). Never log it. */

@@ -162,7 +162,16 @@ export const usersApi = {
   list: () => get<ApiUser[]>(`${ADMIN_API}/users`),
   create: (email: string) => post<ApiUser>(`${ADMIN_API}/users`, { email }),
   setStatus: (email: string, status: 'active' | 'disabled') => post<ApiUser>(`${ADMIN_API}/users/${enc(email)}/${status === 'active' ? 'enable' : 'disable'}`),
+  /** A one-time link with which the user chooses a password (and can then sign in and approve apps). */
+  invite: (email: string) => post<UserSetupLink>(`${ADMIN_API}/users/invitations`, { email }),
 };
+
+export interface UserSetupLink {
+  user: ApiUser;
+  created: boolean;
+  setupLink: string;
+  expiresAt: string;
+}
 
 export const credentialsApi = {
   list: (email?: string) => get<Credential[]>(`${ADMIN_API}/credentials${query({ email })}`),
@@ -261,6 +270,8 @@ export interface VideoLink {
 export interface HighlightReel {
   reelId: string;
   testId: string;
+  /** What the Legacy v1 highlightreel operation finds it by. */
+  token: string;
   name: string;
   clipIds: string[];
   durationMs: number;
@@ -284,4 +295,63 @@ export const reelsApi = {
   list: (testId: string) => get<HighlightReel[]>(`${ADMIN_API}/tests/${enc(testId)}/reels`),
   create: (testId: string, body: { name: string; clipIds: string[] }) => post<HighlightReel>(`${ADMIN_API}/tests/${enc(testId)}/reels`, body),
   retry: (reelId: string) => post<HighlightReel>(`${ADMIN_API}/reels/${enc(reelId)}/retry`),
+};
+
+/** A partner app that users may authorize (issue 34). */
+export interface PartnerApp {
+  clientId: string;
+  name: string;
+  clientType: 'confidential' | 'public';
+  origin: 'registered' | 'dynamic' | 'metadata';
+  redirectUris: string[];
+  scopes: string[];
+  status: 'active' | 'revoked';
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export const appsApi = {
+  list: () => get<PartnerApp[]>(`${ADMIN_API}/apps`),
+  register: (input: { name: string; redirectUris: string[]; scopes: string[]; clientType: PartnerApp['clientType'] }) =>
+    post<{ app: PartnerApp; clientSecret: string | null }>(`${ADMIN_API}/apps`, input),
+  revoke: (clientId: string) => post<PartnerApp>(`${ADMIN_API}/apps/${enc(clientId)}/revoke`),
+};
+
+/** An API user's webhook subscription as operators see it (issue 35; never its secret). */
+export interface WebhookSubscription {
+  id: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  testId: string | null;
+  workspaceId: string | null;
+  status: 'enabled' | 'disabled';
+  disabledAt: string | null;
+  disabledReason: string | null;
+  failingSince: string | null;
+  createdAt: string;
+  updatedAt: string;
+  ownerEmail: string | null;
+  clientId: string;
+}
+
+export interface WebhookDelivery {
+  eventId: string;
+  type: string;
+  status: string;
+  attempts: number;
+  nextAttemptAt: string | null;
+  responseCode: number | null;
+  durationMs: number | null;
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const webhooksApi = {
+  list: (user?: string) => get<WebhookSubscription[]>(`${ADMIN_API}/webhooks${query({ user })}`),
+  show: (id: string) => get<WebhookSubscription>(`${ADMIN_API}/webhooks/${enc(id)}`),
+  deliveries: (id: string, before?: string) => get<{ deliveries: WebhookDelivery[]; next: string | null }>(`${ADMIN_API}/webhooks/${enc(id)}/deliveries${query({ before })}`),
+  setDisabled: (id: string, disabled: boolean) => post<WebhookSubscription>(`${ADMIN_API}/webhooks/${enc(id)}/${disabled ? 'disable' : 'enable'}`),
+  delete: (id: string) => del<{ deleted: string }>(`${ADMIN_API}/webhooks/${enc(id)}`),
 };

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { conflict } from '../../store/conflicts.js';
-import type { Store, Test } from '../../store/store.js';
+import type { Test } from '../../store/store.js';
+import type { Store } from '../../store/open-store.js';
 import { callerOf, requireRole, requireWorkspaceAccess, type AdminCaller } from '../caller.js';
 import { adminProblems } from '../problems.js';
 

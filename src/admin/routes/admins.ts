@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { isoTime } from '../../cli/output.js';
+import { isoTime } from '../../iso-time.js';
 import type { OperationDeps } from '../../operations/deps.js';
 import type { Admin, AdminRole } from '../../store/admins.js';
 import { adminConflict } from '../../store/admins.js';
@@ -14,7 +14,7 @@ const SetupLinkView = Type.Object(
   { ...AdminView.properties, setupLink: Type.String({ description: 'One-time link (shown only this once).' }), setupLinkExpiresAt: Type.String({ format: 'date-time' }) },
   { title: 'AdminSetupLink' },
 );
-const setupLinkView = (l: SetupLink) => ({ ...adminView(l.admin), setupLink: l.setupLink, setupLinkExpiresAt: isoTime(l.expiresAt)! });
+const setupLinkView = (l: SetupLink) => ({ ...adminView(l.admin), setupLink: l.setupLink, setupLinkExpiresAt: isoTime(l.expiresAt) });
 
 const CreateAdminBody = Type.Object({ email: Email, role: Role }, { additionalProperties: false });
 const AdminParams = Type.Object({ adminId: Type.String({ format: 'uuid' }) });

@@ -1,3 +1,4 @@
+import { CLIP_SENTIMENTS } from '../../store/clips.js';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ClipView, createClip, listClips, listClipsOfTest, MAX_CLIP_MS, MAX_TEST_CLIPS, MIN_CLIP_MS, retryClip } from '../../operations/clips.js';
@@ -11,7 +12,13 @@ const ClipParams = Type.Object({ clipId: Uuid });
 const TestParams = Type.Object({ testId: Uuid });
 const Milliseconds = Type.Integer({ minimum: 0, maximum: MAX_CLIP_MS, description: 'Milliseconds from the start of the video.' });
 const CreateClipBody = Type.Object(
-  { startMs: Milliseconds, endMs: Milliseconds, name: Text(200), description: Type.Optional(Text(2000)) },
+  {
+    startMs: Milliseconds,
+    endMs: Milliseconds,
+    name: Text(200),
+    description: Type.Optional(Text(2000)),
+    sentiment: Type.Optional(Type.Union(CLIP_SENTIMENTS.map((s) => Type.Literal(s)), { description: 'The Legacy v1 sentimentTag.' })),
+  },
   { additionalProperties: false },
 );
 const tags = ['Clips and reels'];
@@ -45,8 +52,8 @@ export function registerClipRoutes(app: FastifyInstance, deps: OperationDeps): v
     async (request, reply) => {
       const sessionId = request.params.sessionId.toLowerCase();
       const { caller } = await requireOfVisibleTest(request, deps.store, await deps.store.sessions.findSession(sessionId), () => conflict.noSession(sessionId));
-      const { startMs, endMs, name, description } = request.body;
-      const clip = await createClip(deps, { sessionId, startMs, endMs, name: name.trim(), description: description?.trim() }, caller);
+      const { startMs, endMs, name, description, sentiment } = request.body;
+      const clip = await createClip(deps, { sessionId, startMs, endMs, name: name.trim(), description: description?.trim(), sentiment }, caller);
       return reply.code(201).send(clip);
     },
   );

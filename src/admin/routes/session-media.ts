@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isoTime } from '../../cli/output.js';
+import { isoTime } from '../../iso-time.js';
 import type { MediaLinkSigner } from '../../media/storage/media-links.js';
 import type { OperationDeps } from '../../operations/deps.js';
 import { SessionOverview, sessionOverview } from '../../operations/sessions.js';
@@ -114,7 +114,7 @@ export function registerSessionMediaRoutes(app: FastifyInstance, deps: Operation
         videoUrl: link.url,
         posterUrl: video.posterKey === null ? null : links.sign(video.posterKey, options).url,
         contentType: video.contentType,
-        expiresAt: isoTime(link.expiresAt)!,
+        expiresAt: isoTime(link.expiresAt),
       };
     },
   );

@@ -32,9 +32,9 @@ const PlanBody = Type.Unknown({
 const tags = ['Tests'];
 
 /** A plan checked field by field, every problem listed, nothing written unless all is right (as `tests plan set`). */
-function planOf(input: unknown): TestPlan {
+function planOf(input: unknown, testId: string): TestPlan {
   try {
-    return parseTestPlan(input);
+    return parseTestPlan(input, testId);
   } catch (error) {
     if (!(error instanceof BadPlanError)) throw error;
     throw adminProblems.invalid(`the test plan has ${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}; nothing was written`, error.problems);
@@ -42,15 +42,18 @@ function planOf(input: unknown): TestPlan {
 }
 
 /** The body of a new test as the store takes it: trimmed, lower-cased ids, times in epoch milliseconds. */
-const testInputOf = (workspaceId: string, body: CreateTestBody): TestInput => ({
-  id: body.id?.toLowerCase() ?? randomUUID(),
-  workspaceId,
-  title: body.title.trim(),
-  productType: body.productType ?? 'SURVEY',
-  ...(body.orderedAt === undefined ? {} : { orderedAt: Date.parse(body.orderedAt) }),
-  ...(body.orderedBy === undefined ? {} : { orderedBy: { email: emailField('orderedBy.email', body.orderedBy.email), name: body.orderedBy.name?.trim() ?? null } }),
-  ...(body.plan === undefined ? {} : { plan: planOf(body.plan) }),
-});
+function testInputOf(workspaceId: string, body: CreateTestBody): TestInput {
+  const id = body.id?.toLowerCase() ?? randomUUID();
+  return {
+    id,
+    workspaceId,
+    title: body.title.trim(),
+    productType: body.productType ?? 'SURVEY',
+    ...(body.orderedAt === undefined ? {} : { orderedAt: Date.parse(body.orderedAt) }),
+    ...(body.orderedBy === undefined ? {} : { orderedBy: { email: emailField('orderedBy.email', body.orderedBy.email), name: body.orderedBy.name?.trim() ?? null } }),
+    ...(body.plan === undefined ? {} : { plan: planOf(body.plan, id) }),
+  };
+}
 
 /** A workspace's tests and their plans: operators, and account admins within their workspaces (`results-api tests`). */
 export function registerTestRoutes(app: FastifyInstance, deps: OperationDeps): void {
@@ -88,7 +91,7 @@ export function registerTestRoutes(app: FastifyInstance, deps: OperationDeps): v
     { schema: { tags, summary: 'Replace the test plan of a test', params: TestParams, body: PlanBody, response: adminResponses({ 200: TestView }, [404]) } },
     async (request) => {
       const { caller, test } = await requireTestAccess(request, deps.store, request.params.testId.toLowerCase());
-      return setTestPlan(deps, test.id, planOf(request.body), caller);
+      return setTestPlan(deps, test.id, planOf(request.body, test.id), caller);
     },
   );
 }

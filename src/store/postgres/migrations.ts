@@ -1,4 +1,4 @@
-import { addStudyFields, COUNT_STORED_SESSIONS_BY_STATUS } from '../migration-steps.js';
+import { addStudyFields, COUNT_STORED_SESSIONS_BY_STATUS, PLAN_IDS_TO_UUIDS, type Migration } from '../migration-steps.js';
 
 /**
  * PostgreSQL schema, one entry per version; the same tables as sqlite/migrations.ts. Applied in
@@ -7,7 +7,7 @@ import { addStudyFields, COUNT_STORED_SESSIONS_BY_STATUS } from '../migration-st
  * Times are BIGINT epoch milliseconds. Text keys use COLLATE "C" so ORDER BY matches SQLite's
  * byte order whatever the database's default collation (e.g. en_US ignores '-' when sorting).
  */
-export const postgresMigrations: readonly { version: number; sql: string }[] = [
+export const postgresMigrations: readonly Migration[] = [
   {
     version: 1,
     sql: `
@@ -294,5 +294,180 @@ export const postgresMigrations: readonly { version: number; sql: string }[] = [
     // When each video's last frame starts; see sqlite/migrations.ts version 11.
     version: 11,
     sql: `ALTER TABLE videos ADD COLUMN last_frame_ms BIGINT;`,
+  },
+  {
+    // Plan and task group ids become UUIDs; see sqlite/migrations.ts version 12.
+    version: 12,
+    sql: '',
+    rewrites: PLAN_IDS_TO_UUIDS,
+  },
+  {
+    // A clip's sentiment; see sqlite/migrations.ts version 13.
+    version: 13,
+    sql: `ALTER TABLE clips ADD COLUMN sentiment TEXT CHECK (sentiment IN ('positive', 'negative'));`,
+  },
+  {
+    // API users sign in and authorize apps; see sqlite/migrations.ts version 14.
+    version: 14,
+    sql: `
+      ALTER TABLE users ADD COLUMN password_hash TEXT;
+      ALTER TABLE users ADD COLUMN totp_secret TEXT;
+      ALTER TABLE users ADD COLUMN totp_pending_secret TEXT;
+      ALTER TABLE users ADD COLUMN totp_last_step BIGINT;
+      ALTER TABLE users ADD COLUMN setup_token_hash TEXT;
+      ALTER TABLE users ADD COLUMN setup_expires_at BIGINT;
+      CREATE UNIQUE INDEX users_by_setup_token ON users (setup_token_hash);
+
+      CREATE TABLE user_sessions (
+        id_hash TEXT COLLATE "C" PRIMARY KEY,
+        user_id TEXT COLLATE "C" NOT NULL REFERENCES users (id),
+        csrf_token TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL
+      );
+      CREATE INDEX user_sessions_by_user ON user_sessions (user_id);
+
+      -- Partner apps: registered by support staff, by dynamic registration (RFC 7591), or
+      -- read from a client ID metadata document (client_id is then its https URL).
+      CREATE TABLE apps (
+        client_id TEXT COLLATE "C" PRIMARY KEY,
+        name TEXT NOT NULL,
+        client_type TEXT NOT NULL CHECK (client_type IN ('confidential', 'public')),
+        origin TEXT NOT NULL CHECK (origin IN ('registered', 'dynamic', 'metadata')),
+        redirect_uris TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        secret_hash TEXT,
+        created_at BIGINT NOT NULL,
+        fetched_at BIGINT,
+        revoked_at BIGINT
+      );
+
+      -- What a user approved for an app: one row per authorization (code exchange), the family
+      -- of its refresh tokens; revoking it ends every token of the family.
+      CREATE TABLE app_grants (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        user_id TEXT COLLATE "C" NOT NULL REFERENCES users (id),
+        client_id TEXT COLLATE "C" NOT NULL,
+        scopes TEXT NOT NULL,
+        resource TEXT,
+        created_at BIGINT NOT NULL,
+        last_used_at BIGINT,
+        revoked_at BIGINT
+      );
+      CREATE INDEX app_grants_by_user ON app_grants (user_id, client_id);
+
+      CREATE TABLE authorization_codes (
+        code_hash TEXT COLLATE "C" PRIMARY KEY,
+        client_id TEXT COLLATE "C" NOT NULL,
+        user_id TEXT COLLATE "C" NOT NULL REFERENCES users (id),
+        redirect_uri TEXT NOT NULL,
+        code_challenge TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        resource TEXT,
+        expires_at BIGINT NOT NULL,
+        used_at BIGINT,
+        grant_id TEXT COLLATE "C"
+      );
+
+      CREATE TABLE refresh_tokens (
+        token_hash TEXT COLLATE "C" PRIMARY KEY,
+        grant_id TEXT COLLATE "C" NOT NULL REFERENCES app_grants (id),
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        used_at BIGINT
+      );
+      CREATE INDEX refresh_tokens_by_grant ON refresh_tokens (grant_id);
+    `,
+  },
+  {
+    // Webhooks; see sqlite/migrations.ts version 15.
+    version: 15,
+    sql: `
+      -- Webhook subscriptions (issue 35): each belongs to an API user and the credential that
+      -- made it (a revoked credential's subscriptions deliver nothing more). secret signs
+      -- deliveries; previous_secret keeps signing until its expiry after a rotation.
+      CREATE TABLE webhook_subscriptions (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        user_id TEXT COLLATE "C" NOT NULL REFERENCES users (id),
+        client_id TEXT COLLATE "C" NOT NULL REFERENCES credentials (client_id),
+        url TEXT NOT NULL,
+        description TEXT,
+        test_id TEXT COLLATE "C",
+        workspace_id TEXT COLLATE "C",
+        secret TEXT NOT NULL,
+        previous_secret TEXT,
+        previous_secret_expires_at BIGINT,
+        disabled_at BIGINT,
+        disabled_reason TEXT,
+        -- The first failed delivery since the last success: three days of failure disable it.
+        failing_since BIGINT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX webhook_subscriptions_by_user ON webhook_subscriptions (user_id, created_at);
+
+      -- Which event types each subscription wants: what an event's fan-out joins on.
+      CREATE TABLE webhook_subscription_events (
+        type TEXT COLLATE "C" NOT NULL,
+        subscription_id TEXT COLLATE "C" NOT NULL REFERENCES webhook_subscriptions (id),
+        PRIMARY KEY (type, subscription_id)
+      );
+
+      -- The outbox: events written in the transaction of the change that causes them (only
+      -- when some subscription wants them). once_key makes an event happen once (a session's
+      -- first completion). data: JSON ids in the API's names; links are added when sent.
+      CREATE TABLE webhook_events (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        type TEXT NOT NULL,
+        once_key TEXT COLLATE "C" UNIQUE,
+        test_id TEXT COLLATE "C",
+        workspace_id TEXT COLLATE "C",
+        data TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+
+      -- One delivery of an event to a subscription, claimed under a lease as jobs are; its
+      -- event id is the webhook-id of every attempt.
+      CREATE TABLE webhook_deliveries (
+        subscription_id TEXT COLLATE "C" NOT NULL REFERENCES webhook_subscriptions (id),
+        event_id TEXT COLLATE "C" NOT NULL REFERENCES webhook_events (id),
+        status TEXT NOT NULL CHECK (status IN ('pending', 'delivering', 'succeeded', 'failed', 'skipped')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at BIGINT NOT NULL,
+        lease_owner TEXT,
+        lease_until BIGINT,
+        response_code INTEGER,
+        duration_ms INTEGER,
+        last_error TEXT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        PRIMARY KEY (subscription_id, event_id)
+      );
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
+      CREATE INDEX webhook_deliveries_log ON webhook_deliveries (subscription_id, created_at);
+    `,
+  },
+  {
+    // Full-text search; see sqlite/migrations.ts version 16. Here the index is a tsvector column
+    // (English stemming, generated from the text in the writer's transaction) under GIN.
+    version: 16,
+    sql: `
+      CREATE TABLE search_entries (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        session_id TEXT COLLATE "C" NOT NULL,
+        test_id TEXT COLLATE "C" NOT NULL,
+        kind TEXT NOT NULL,
+        task_id TEXT,
+        start_ms BIGINT,
+        end_ms BIGINT,
+        speaker TEXT,
+        text TEXT NOT NULL,
+        document tsvector GENERATED ALWAYS AS (to_tsvector('english', text)) STORED
+      );
+      CREATE INDEX search_entries_by_session ON search_entries (session_id, kind);
+      CREATE INDEX search_entries_document ON search_entries USING GIN (document);
+      CREATE TABLE search_backlog (session_id TEXT COLLATE "C" PRIMARY KEY);
+      INSERT INTO search_backlog (session_id) SELECT session_id FROM transcripts UNION SELECT session_id FROM session_details;
+    `,
   },
 ];

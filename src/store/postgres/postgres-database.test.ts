@@ -9,10 +9,12 @@ import type { Store } from '../open-store.js';
 import { describeSessionDetailsContract } from '../session-details.contract.js';
 import { describeClipsContract } from '../clips.contract.js';
 import { describeJobsContract } from '../jobs.contract.js';
+import { describeWebhooksContract } from '../webhooks.contract.js';
 import { describeStoreContract } from '../store.contract.js';
 import { describeTranscriptContract } from '../transcripts.contract.js';
 import { describeVideoContract } from '../videos.contract.js';
 import { describeAdminsContract } from '../admins.contract.js';
+import { expectPlanIdsMigrated, OLD_ROWS } from '../../../test/helpers/plan-migration.js';
 import { postgresMigrations } from './migrations.js';
 import { PostgresDatabase } from './postgres-database.js';
 
@@ -29,9 +31,10 @@ await describeIfPostgres('PostgreSQL store', (url) => {
   afterEach(async () => {
     await Promise.all(open.splice(0).map((s) => s.database.close()));
   });
+  // Over a hundred schemas to drop: more than the default hook timeout on a loaded machine.
   afterAll(async () => {
     await dropSchemas(url, schemas);
-  });
+  }, 120_000);
 
   describeStoreContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
   describeSessionDetailsContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
@@ -39,6 +42,7 @@ await describeIfPostgres('PostgreSQL store', (url) => {
   describeVideoContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
   describeAdminsContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
   describeJobsContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
+  describeWebhooksContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
   describeClipsContract('postgres', (clock, announce) => makeStore(clock, undefined, announce));
 
   const by = { actor: 'test' };
@@ -72,6 +76,30 @@ await describeIfPostgres('PostgreSQL store', (url) => {
     expect(await store.sessions.countSessionsByStatus('t1')).toEqual({ ABANDONED: 1, COMPLETE: 2 });
     expect(await store.sessions.countSessionsByStatus('t2')).toEqual({ IN_PROGRESS: 1 });
     expect((await store.sessions.listSessions('t1', 0, 10, { status: 'COMPLETE' })).map((s) => s.sessionId)).toEqual(['s3', 's1']);
+  });
+
+  it('migration 12 gives the plans and group answers a version-11 schema holds the UUIDs their readable ids stand for', async () => {
+    const schema = uniqueSchemaName('t_store');
+    schemas.add(schema);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`CREATE SCHEMA ${schema}; SET search_path TO ${schema}`);
+      await client.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
+      for (const m of postgresMigrations.filter((m) => m.version <= 11)) {
+        await client.query(m.sql);
+        await client.query('INSERT INTO schema_migrations VALUES ($1, 0)', [m.version]);
+      }
+      const { workspace, test, details } = OLD_ROWS;
+      await client.query('INSERT INTO workspaces (id, name, created_at) VALUES ($1, $2, $3)', [workspace.id, workspace.name, workspace.createdAt]);
+      await client.query("INSERT INTO tests (id, workspace_id, title, product_type, created_at, session_count, test_plan) VALUES ($1, $2, 'T', 'SURVEY', 0, 0, $3)", [test.id, workspace.id, test.plan]);
+      await client.query('INSERT INTO session_details (session_id, test_id, scoring, details) VALUES ($1, $2, $3, $4)', [details.sessionId, details.testId, details.scoring, details.details]);
+    } finally {
+      await client.end();
+    }
+    const store = await makeStore(undefined, schema);
+    expect((await store.database.migrate()).applied).toEqual(postgresMigrations.filter((m) => m.version >= 12).map((m) => m.version));
+    await expectPlanIdsMigrated(store);
   });
 
   it('concurrent writers: one user per email, one active credential per user', async () => {

@@ -6,6 +6,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { Change } from '../../changes/change-feed.js';
 import type { Clock } from '../../clock.js';
 import type { Announce, Database, Params, Row, Transaction } from '../database.js';
+import { runRowRewrite } from '../migration-steps.js';
 import { postgresMigrations } from './migrations.js';
 
 export interface PostgresOptions {
@@ -150,7 +151,14 @@ export class PostgresDatabase implements Database {
       const applied: number[] = [];
       for (const m of postgresMigrations) {
         if (done.has(m.version)) continue;
-        await client.query(m.sql);
+        if (m.sql) await client.query(m.sql);
+        for (const step of m.rewrites ?? []) {
+          await runRowRewrite(
+            step,
+            async (params) => (await client.query<Record<string, unknown>>(this.statement(step.select, params))).rows,
+            (values) => client.query(this.statement(step.update, values)),
+          );
+        }
         await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [m.version, this.clock.now()]);
         applied.push(m.version);
       }

@@ -1,10 +1,10 @@
-import { addStudyFields, COUNT_STORED_SESSIONS_BY_STATUS } from '../migration-steps.js';
+import { addStudyFields, COUNT_STORED_SESSIONS_BY_STATUS, PLAN_IDS_TO_UUIDS, type Migration } from '../migration-steps.js';
 
 /**
  * SQLite schema, one entry per version. Applied in order, each in its own transaction;
  * never edit a released entry, add a new one.
  */
-export const sqliteMigrations: readonly { version: number; sql: string }[] = [
+export const sqliteMigrations: readonly Migration[] = [
   {
     version: 1,
     sql: `
@@ -339,5 +339,195 @@ export const sqliteMigrations: readonly { version: number; sql: string }[] = [
     // clips are refused there. Null for videos imported before: a second's margin stands in.
     version: 11,
     sql: `ALTER TABLE videos ADD COLUMN last_frame_ms INTEGER;`,
+  },
+  {
+    // Test plan and task group ids are UUIDs on the wire, as the real documents type them
+    // (issue 31): stored plans and the details' group answers get the UUIDs their readable
+    // ids stand for (store/plan-ids.ts), in code, in this migration's transaction.
+    version: 12,
+    sql: '',
+    rewrites: PLAN_IDS_TO_UUIDS,
+  },
+  {
+    // The sentiment a clip's creator gave it (issue 31: the Legacy v1 clip's sentimentTag),
+    // one of the two the real document allows; null for clips made without one, and before.
+    version: 13,
+    sql: `ALTER TABLE clips ADD COLUMN sentiment TEXT CHECK (sentiment IN ('positive', 'negative'));`,
+  },
+  {
+    // API users sign in and authorize apps (issue 34): passwords, TOTP and setup links on users;
+    // their browser sessions; apps; grants, authorization codes and refresh tokens (hashes only).
+    version: 14,
+    sql: `
+      ALTER TABLE users ADD COLUMN password_hash TEXT;
+      ALTER TABLE users ADD COLUMN totp_secret TEXT;
+      ALTER TABLE users ADD COLUMN totp_pending_secret TEXT;
+      ALTER TABLE users ADD COLUMN totp_last_step INTEGER;
+      ALTER TABLE users ADD COLUMN setup_token_hash TEXT;
+      ALTER TABLE users ADD COLUMN setup_expires_at INTEGER;
+      CREATE UNIQUE INDEX users_by_setup_token ON users (setup_token_hash);
+
+      CREATE TABLE user_sessions (
+        id_hash TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users (id),
+        csrf_token TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX user_sessions_by_user ON user_sessions (user_id);
+
+      -- Partner apps: registered by support staff, by dynamic registration (RFC 7591), or
+      -- read from a client ID metadata document (client_id is then its https URL).
+      CREATE TABLE apps (
+        client_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        client_type TEXT NOT NULL CHECK (client_type IN ('confidential', 'public')),
+        origin TEXT NOT NULL CHECK (origin IN ('registered', 'dynamic', 'metadata')),
+        redirect_uris TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        secret_hash TEXT,
+        created_at INTEGER NOT NULL,
+        fetched_at INTEGER,
+        revoked_at INTEGER
+      ) STRICT;
+
+      -- What a user approved for an app: one row per authorization (code exchange), the family
+      -- of its refresh tokens; revoking it ends every token of the family.
+      CREATE TABLE app_grants (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users (id),
+        client_id TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        resource TEXT,
+        created_at INTEGER NOT NULL,
+        last_used_at INTEGER,
+        revoked_at INTEGER
+      ) STRICT;
+      CREATE INDEX app_grants_by_user ON app_grants (user_id, client_id);
+
+      CREATE TABLE authorization_codes (
+        code_hash TEXT PRIMARY KEY,
+        client_id TEXT NOT NULL,
+        user_id TEXT NOT NULL REFERENCES users (id),
+        redirect_uri TEXT NOT NULL,
+        code_challenge TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        resource TEXT,
+        expires_at INTEGER NOT NULL,
+        used_at INTEGER,
+        grant_id TEXT
+      ) STRICT, WITHOUT ROWID;
+
+      CREATE TABLE refresh_tokens (
+        token_hash TEXT PRIMARY KEY,
+        grant_id TEXT NOT NULL REFERENCES app_grants (id),
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        used_at INTEGER
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX refresh_tokens_by_grant ON refresh_tokens (grant_id);
+    `,
+  },
+  {
+    // Webhooks (issue 35): subscriptions, the event outbox and its deliveries.
+    version: 15,
+    sql: `
+      -- Webhook subscriptions (issue 35): each belongs to an API user and the credential that
+      -- made it (a revoked credential's subscriptions deliver nothing more). secret signs
+      -- deliveries; previous_secret keeps signing until its expiry after a rotation.
+      CREATE TABLE webhook_subscriptions (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users (id),
+        client_id TEXT NOT NULL REFERENCES credentials (client_id),
+        url TEXT NOT NULL,
+        description TEXT,
+        test_id TEXT,
+        workspace_id TEXT,
+        secret TEXT NOT NULL,
+        previous_secret TEXT,
+        previous_secret_expires_at INTEGER,
+        disabled_at INTEGER,
+        disabled_reason TEXT,
+        -- The first failed delivery since the last success: three days of failure disable it.
+        failing_since INTEGER,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX webhook_subscriptions_by_user ON webhook_subscriptions (user_id, created_at);
+
+      -- Which event types each subscription wants: what an event's fan-out joins on.
+      CREATE TABLE webhook_subscription_events (
+        type TEXT NOT NULL,
+        subscription_id TEXT NOT NULL REFERENCES webhook_subscriptions (id),
+        PRIMARY KEY (type, subscription_id)
+      ) STRICT;
+
+      -- The outbox: events written in the transaction of the change that causes them (only
+      -- when some subscription wants them). once_key makes an event happen once (a session's
+      -- first completion). data: JSON ids in the API's names; links are added when sent.
+      CREATE TABLE webhook_events (
+        id TEXT PRIMARY KEY,
+        type TEXT NOT NULL,
+        once_key TEXT UNIQUE,
+        test_id TEXT,
+        workspace_id TEXT,
+        data TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      ) STRICT;
+
+      -- One delivery of an event to a subscription, claimed under a lease as jobs are; its
+      -- event id is the webhook-id of every attempt.
+      CREATE TABLE webhook_deliveries (
+        subscription_id TEXT NOT NULL REFERENCES webhook_subscriptions (id),
+        event_id TEXT NOT NULL REFERENCES webhook_events (id),
+        status TEXT NOT NULL CHECK (status IN ('pending', 'delivering', 'succeeded', 'failed', 'skipped')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL,
+        lease_owner TEXT,
+        lease_until INTEGER,
+        response_code INTEGER,
+        duration_ms INTEGER,
+        last_error TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (subscription_id, event_id)
+      ) STRICT;
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
+      CREATE INDEX webhook_deliveries_log ON webhook_deliveries (subscription_id, created_at);
+    `,
+  },
+  {
+    // Full-text search (issue 32) over what participants said (transcript cues, one entry per
+    // speaker of a cue, markup removed) and wrote or said in answers (written and verbal
+    // responses): search_entries holds each with its session, test, task, time and speaker;
+    // search_index is its FTS5 index (external content, porter stemming, kept by the triggers in
+    // the writer's transaction). search_backlog: sessions whose transcript or details were
+    // imported before, indexed when the store is next opened (SearchRepository.indexBacklog).
+    version: 16,
+    sql: `
+      CREATE TABLE search_entries (
+        id INTEGER PRIMARY KEY,
+        session_id TEXT NOT NULL,
+        test_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        task_id TEXT,
+        start_ms INTEGER,
+        end_ms INTEGER,
+        speaker TEXT,
+        text TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX search_entries_by_session ON search_entries (session_id, kind);
+      CREATE VIRTUAL TABLE search_index USING fts5(
+        text, content = 'search_entries', content_rowid = 'id', tokenize = 'porter unicode61 remove_diacritics 2'
+      );
+      CREATE TRIGGER search_entries_indexed AFTER INSERT ON search_entries BEGIN
+        INSERT INTO search_index (rowid, text) VALUES (new.id, new.text);
+      END;
+      CREATE TRIGGER search_entries_unindexed AFTER DELETE ON search_entries BEGIN
+        INSERT INTO search_index (search_index, rowid, text) VALUES ('delete', old.id, old.text);
+      END;
+      CREATE TABLE search_backlog (session_id TEXT PRIMARY KEY) STRICT;
+      INSERT INTO search_backlog (session_id) SELECT session_id FROM transcripts UNION SELECT session_id FROM session_details;
+    `,
   },
 ];

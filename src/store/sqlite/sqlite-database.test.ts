@@ -1,13 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { sqliteDriver } from './driver.js';
+
+const Database = sqliteDriver();
 import { afterAll, describe, expect, it } from 'vitest';
+import { expectPlanIdsMigrated, OLD_ROWS } from '../../../test/helpers/plan-migration.js';
 import { openSqliteStore } from '../../../test/helpers/stores.js';
 import { ManualClock } from '../../clock.js';
 import { describeSessionDetailsContract } from '../session-details.contract.js';
 import { describeClipsContract } from '../clips.contract.js';
 import { describeJobsContract } from '../jobs.contract.js';
+import { describeWebhooksContract } from '../webhooks.contract.js';
 import { describeStoreContract } from '../store.contract.js';
 import { describeTranscriptContract } from '../transcripts.contract.js';
 import { describeVideoContract } from '../videos.contract.js';
@@ -25,6 +29,7 @@ describeTranscriptContract('sqlite', (clock, announce) => openSqliteStore(join(d
 describeVideoContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 describeAdminsContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 describeJobsContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
+describeWebhooksContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 describeClipsContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 
 describe('SQLite migrations 2 and 9', () => {
@@ -77,6 +82,30 @@ describe('SQLite migration 10', () => {
       expect(await store.transcripts.cueCount('s1')).toBe(0);
       expect(await store.transcripts.storeMissingCues()).toEqual({ stored: 1, unreadable: [] });
       expect(await store.transcripts.readCues('s1', 0, 10)).toEqual({ cueCount: 1, cues: [{ startMs: 1000, endMs: 2000, text: 'Hi' }] });
+    } finally {
+      await store.database.close();
+    }
+  });
+});
+
+describe('SQLite migration 12', () => {
+  it('gives the plans and group answers a version-11 database holds the UUIDs their readable ids stand for', async () => {
+    const path = join(dir, 'version-11.db');
+    const raw = new Database(path);
+    raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    for (const m of sqliteMigrations.filter((m) => m.version <= 11)) {
+      raw.exec(m.sql);
+      raw.prepare('INSERT INTO schema_migrations VALUES (?, 0)').run(m.version);
+    }
+    raw.prepare('INSERT INTO workspaces (id, name, created_at) VALUES (@id, @name, @createdAt)').run(OLD_ROWS.workspace);
+    raw.prepare("INSERT INTO tests (id, workspace_id, title, product_type, created_at, session_count, test_plan) VALUES (@id, @workspace, 'T', 'SURVEY', 0, 0, @plan)")
+      .run({ ...OLD_ROWS.test, workspace: OLD_ROWS.workspace.id });
+    raw.prepare('INSERT INTO session_details (session_id, test_id, scoring, details) VALUES (@sessionId, @testId, @scoring, @details)').run(OLD_ROWS.details);
+    raw.close();
+    const store = await openSqliteStore(path, new ManualClock());
+    try {
+      expect((await store.database.migrate()).applied).toEqual(sqliteMigrations.filter((m) => m.version >= 12).map((m) => m.version));
+      await expectPlanIdsMigrated(store);
     } finally {
       await store.database.close();
     }

@@ -1,9 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Change } from '../../changes/change-feed.js';
 import type { Clock } from '../../clock.js';
 import type { Announce, Database, Params, Row, Transaction } from '../database.js';
+import { runRowRewrite } from '../migration-steps.js';
+import { sqliteDriver } from './driver.js';
 import { sqliteMigrations } from './migrations.js';
 
 type Connection = BetterSqlite3.Database;
@@ -82,19 +84,29 @@ export class SqliteDatabase implements Database {
   }
 
   async migrate(): Promise<{ applied: number[] }> {
-    return this.exclusive((writer) => {
+    return this.exclusive(async (writer) => {
       writer.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
-      return writer.transaction(() => {
+      writer.exec('BEGIN IMMEDIATE');
+      try {
         const done = new Set(writer.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
         const applied: number[] = [];
         for (const m of sqliteMigrations) {
           if (done.has(m.version)) continue;
-          writer.exec(m.sql);
+          if (m.sql) writer.exec(m.sql);
+          for (const step of m.rewrites ?? []) {
+            const select = writer.prepare(step.select);
+            const update = writer.prepare(step.update);
+            await runRowRewrite(step, (params) => select.all(params) as Record<string, unknown>[], (values) => update.run(values));
+          }
           writer.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(m.version, this.clock.now());
           applied.push(m.version);
         }
+        writer.exec('COMMIT');
         return { applied };
-      }).immediate();
+      } catch (error) {
+        if (writer.inTransaction) writer.exec('ROLLBACK');
+        throw error;
+      }
     });
   }
 
@@ -113,7 +125,8 @@ export class SqliteDatabase implements Database {
 }
 
 function open(path: string): Connection {
-  const connection = new BetterSqlite3(path);
+  const Driver = sqliteDriver();
+  const connection = new Driver(path);
   connection.pragma('journal_mode = WAL');
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');

@@ -388,6 +388,33 @@ class ResultsClient:
             raise _unexpected_body(url, "not QXscores")
         return body
 
+    def search(
+        self,
+        q: str,
+        *,
+        test_id: Optional[str] = None,
+        limit: Optional[int] = None,
+        offset: Optional[int] = None,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """Full-text search over the transcripts and answers of every test the caller may see, or
+        of ``test_id``'s (an extension of this service: ``GET /api/v2/search``). One page, best
+        first: ``query``, ``hits`` (``sessionId``, ``testId``, ``kind``, ``taskId``, ``startMs``,
+        ``endMs``, ``speaker``, ``snippet``) and ``meta`` (``limit``, ``offset``, ``hasMore``)."""
+        params: Dict[str, Any] = {"q": q}
+        if test_id is not None:
+            params["testId"] = test_id
+        if limit is not None:
+            params["limit"] = limit
+        if offset is not None:
+            params["offset"] = offset
+        url = f"{self._base_url}/api/v2/search?{urlencode(params)}"
+        body = self._get(url, self._transport.scope(timeout))
+        meta = body.get("meta") if isinstance(body, dict) else None
+        if not isinstance(meta, dict) or not isinstance(body.get("hits"), list) or not isinstance(meta.get("hasMore"), bool):
+            raise _unexpected_body(url, "not search hits")
+        return body
+
     def sessions_with_details(
         self,
         test_id: str,

@@ -97,6 +97,14 @@ class ResultsPagingLimitError(ResultsError):
     still import."""
 
 
+#: What to check when the authorization server refuses the client: it never says which part was wrong
+#: (RFC 6749 §5.2), so the message names the usual causes.
+INVALID_CLIENT_HINT = (
+    "Check the client id and secret (a revoked credential, or a secret rotated out and past its grace period, "
+    "no longer works) and that auth_url names the server that issued them."
+)
+
+
 def _describe(
     method: str,
     url: str,
@@ -109,7 +117,8 @@ def _describe(
     if problem:
         return f"{what} {problem.title}: {problem.detail}"
     if oauth:
-        return f"{what} {oauth.error}" + (f": {oauth.error_description}" if oauth.error_description else "")
+        said = f"{what} {oauth.error}" + (f": {oauth.error_description}" if oauth.error_description else "")
+        return f"{said} {INVALID_CLIENT_HINT}" if oauth.error == "invalid_client" else said
     return f"{what}: {reason}" if reason else what
 
 

@@ -201,6 +201,17 @@ class LiveTest(unittest.TestCase):
                 self.assertEqual(api.headers["accept"], "text/vtt")
 
     @unittest.skipUnless(os.environ.get("RESULTS_API_LIVE_TRANSCRIPT_SESSION"), "no session with a transcript given")
+    def test_search_finds_the_transcript(self):
+        session_id = os.environ["RESULTS_API_LIVE_TRANSCRIPT_SESSION"]
+        for form in ("A", "B"):
+            with self.subTest(form=form):
+                page = self.client(form).search("clique suivant", test_id=ENV["TEST_ID"], limit=5)
+                self.assertEqual([hit["sessionId"] for hit in page["hits"]], [session_id])
+                self.assertIn("**clique**", page["hits"][0]["snippet"])
+                self.assertEqual(page["meta"], {"limit": 5, "offset": 0, "hasMore": False})
+        self.assertEqual(self.client("B").search("nowhere to be found")["hits"], [])
+
+    @unittest.skipUnless(os.environ.get("RESULTS_API_LIVE_TRANSCRIPT_SESSION"), "no session with a transcript given")
     def test_a_session_without_a_transcript_and_an_unknown_one_are_not_found(self):
         transcribed = os.environ["RESULTS_API_LIVE_TRANSCRIPT_SESSION"]
         silent = next(s["sessionId"] for s in self.sessions if s["sessionId"] != transcribed)

@@ -89,7 +89,12 @@ class TokenTest(unittest.TestCase):
             client_for(stub).list_session_results(TEST_ID)
         err = caught.exception
         self.assertEqual((err.status, err.method, err.oauth.error), (401, "POST", "invalid_client"))
-        self.assertEqual(str(err), f"POST {stub.url}/oauth2/aus1a2b3c4d5e6f7g8h9/v1/token answered 401 invalid_client: Client authentication failed.")
+        self.assertEqual(
+            str(err),
+            f"POST {stub.url}/oauth2/aus1a2b3c4d5e6f7g8h9/v1/token answered 401 invalid_client: Client authentication failed. "
+            "Check the client id and secret (a revoked credential, or a secret rotated out and past its grace period, "
+            "no longer works) and that auth_url names the server that issued them.",
+        )
         self.assertNotIn("client-secret", str(err))
         self.assertEqual(len(stub.token_requests()), 1)
         self.assertEqual(stub.api_requests(), [])

@@ -4,11 +4,13 @@ import type { AdminRole } from '../session.js';
 import { Page } from '../ui.js';
 import { AccountPage } from './account.js';
 import { AdminsPage } from './admins.js';
+import { AppsPage } from './apps.js';
 import { AuditPage } from './audit.js';
 import { ImportsPage } from './imports.js';
 import { KeysPage } from './keys.js';
 import { TestsPage } from './tests.js';
 import { UsersPage } from './users.js';
+import { WebhooksPage } from './webhooks.js';
 import { WorkspacesPage } from './workspaces.js';
 
 export interface NavigationItem {
@@ -24,6 +26,8 @@ export interface NavigationItem {
 export const NAVIGATION: readonly NavigationItem[] = [
   { path: 'workspaces', label: 'Workspaces', roles: ['operator', 'account-admin'], render: (route) => <WorkspacesPage route={route} /> },
   { path: 'users', label: 'API users', roles: ['operator', 'support'], render: (route) => <UsersPage route={route} /> },
+  { path: 'apps', label: 'Apps', roles: ['operator', 'support'], render: () => <AppsPage /> },
+  { path: 'webhooks', label: 'Webhooks', roles: ['operator', 'support'], render: (route) => <WebhooksPage route={route} /> },
   { path: 'tests', label: 'Tests and sessions', roles: ['operator', 'account-admin'], render: (route) => <TestsPage route={route} /> },
   { path: 'imports', label: 'Imports', roles: ['operator', 'account-admin'], render: (route) => <ImportsPage route={route} /> },
   { path: 'keys', label: 'Signing keys', roles: ['operator'], render: () => <KeysPage /> },

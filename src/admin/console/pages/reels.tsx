@@ -28,11 +28,12 @@ function ReelTable({ reels, onRefresh }: { reels: HighlightReel[]; onRefresh: ()
         <p class="empty">No highlight reels of this test yet.</p>
       ) : (
         <table aria-labelledby="reels-heading">
-          <TableHead columns={['Name', 'Clips', 'Length', 'Status', 'Created']} />
+          <TableHead columns={['Name', 'Token (Legacy v1)', 'Clips', 'Length', 'Status', 'Created']} />
           <tbody>
             {reels.map((r) => (
               <tr key={r.reelId}>
                 <td>{r.name}</td>
+                <td class="mono">{r.token}</td>
                 <td>{r.clipIds.length}</td>
                 <td>{formatMs(r.durationMs)}</td>
                 <td>

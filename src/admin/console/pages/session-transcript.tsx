@@ -1,5 +1,5 @@
 import { sessionsApi, type Transcript } from '../admin-api.js';
-import { plainCues, type PlainCue } from '../cue-text.js';
+import { plainCues, type PlainCue } from '../../../store/cue-text.js';
 import { LoadedView, formatMs, useLoad } from '../ui.js';
 
 /**

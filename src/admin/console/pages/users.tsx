@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { credentialsApi, usersApi, type ApiUser, type Credential, type IssuedCredential, type RotatedCredential, type WhereToUse } from '../admin-api.js';
+import { credentialsApi, usersApi, type ApiUser, type UserSetupLink, type Credential, type IssuedCredential, type RotatedCredential, type WhereToUse } from '../admin-api.js';
 import { href, type Route } from '../router.js';
 import { ACTIONS, ConfirmButton, CopyField, ErrorMessage, Field, InlineForm, LoadedView, Notice, Page, TableHead, counted, formatTime, useAction, useLoad } from '../ui.js';
 
@@ -56,9 +56,10 @@ function UserPage({ email }: { email: string }) {
   return (
     <Page title={`API user ${email}`}>
       <p class="breadcrumb">
-        <a href={href('/users')}>All API users</a>
+        <a href={href('/users')}>All API users</a> · <a href={href('/webhooks', { user: email })}>Its webhook subscriptions</a>
       </p>
       <UserStatus email={email} />
+      <SignInSection email={email} />
       <CredentialsSection email={email} />
     </Page>
   );
@@ -94,6 +95,30 @@ function UserStatus({ email }: { email: string }) {
       </LoadedView>
       <ErrorMessage error={setStatus.error} />
       {notice ? <Notice>{notice}</Notice> : null}
+    </>
+  );
+}
+
+/** How the user signs in to approve apps: a one-time link to choose a password (docs/USER-AUTH.md). */
+function SignInSection({ email }: { email: string }) {
+  const [link, setLink] = useState<UserSetupLink | undefined>(undefined);
+  const invite = useAction(async () => setLink(await usersApi.invite(email)));
+  return (
+    <>
+      <h2>Sign-in</h2>
+      <p>
+        <button type="button" disabled={invite.busy} onClick={() => void invite.act()}>
+          Make a sign-in link
+        </button>{' '}
+        The user opens it to choose a password, then signs in to approve apps. A new link replaces the earlier one.
+      </p>
+      <ErrorMessage error={invite.error} />
+      {link ? (
+        <>
+          <Notice>One-time link for {link.user.email}, valid until {formatTime(link.expiresAt)}. Send it to the user only.</Notice>
+          <CopyField label="Sign-in link" value={link.setupLink} />
+        </>
+      ) : null}
     </>
   );
 }

@@ -1,0 +1,86 @@
+/**
+ * The `demo.generate` scenario (issue 31): `results-api demo --sessions N --tests 10 --seed 1`
+ * into a fresh SQLite database, a process from spawn to exit, with its peak RSS. The demo's
+ * own seeding (one test of 60 sessions, a generated video) is timed alone first and taken off,
+ * so the rate is the generator's: sessions with details of every task type, demographics and
+ * transcripts, written 5,000 per transaction. The plain alternative is the import scenario
+ * beside it (`sessions import` of bare sessions from a file, no details or transcripts): what
+ * writing the same number of sessions costs without generating anything.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { memoryMb, startNode, stop } from './processes.mjs';
+
+/** Runs `demo` with `args` on a fresh database; its wall time, peak RSS and what it printed. */
+async function timedDemo({ cli, cwd, work, env, args, timeoutSeconds, name }) {
+  const path = join(work, `${name}.db`);
+  const handle = startNode({
+    name,
+    script: cli,
+    args: ['demo', '--json', ...args],
+    // Port 1 answers nothing: demo's check of the server fails fast, as nothing is served here.
+    env: { ...env, DATABASE_URL: `sqlite:${path}`, PORT: '1', XDG_CONFIG_HOME: join(work, `${name}-config`), MEDIA_URL: `file:${join(work, `${name}-media`)}` },
+    cwd,
+    logDir: work,
+  });
+  const started = performance.now();
+  let peakRssMb = 0;
+  let finished = false;
+  const sampling = (async () => {
+    while (!finished && handle.exitCode === undefined) {
+      try {
+        peakRssMb = Math.max(peakRssMb, memoryMb(handle.pid).peak);
+      } catch {
+        // It exited between the check and the read.
+      }
+      await sleep(200);
+    }
+  })();
+  const timedOut = await Promise.race([handle.exited.then(() => false), sleep(timeoutSeconds * 1000, true, { ref: false })]);
+  const seconds = (performance.now() - started) / 1000;
+  finished = true;
+  await sampling;
+  try {
+    if (timedOut) {
+      await stop(handle);
+      return { error: `timed out after ${timeoutSeconds} s` };
+    }
+    if (handle.exitCode !== 0) return { error: `exited with ${handle.exitCode}: ${handle.logTail(5)}` };
+    const log = readFileSync(handle.logPath, 'utf8');
+    const printed = JSON.parse(log.slice(log.indexOf('{'), log.lastIndexOf('}') + 1));
+    return { seconds, peakRssMb, printed };
+  } finally {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+    rmSync(join(work, `${name}-media`), { recursive: true, force: true });
+  }
+}
+
+export async function runDemoGenerate({ cli, cwd, work, env, sessions, timeoutSeconds, importSessionsPerSec, log }) {
+  log(`demo.generate: the demo alone, then with ${sessions.toLocaleString('en-US')} generated sessions over 10 tests`);
+  const alone = await timedDemo({ cli, cwd, work, env, args: [], timeoutSeconds, name: 'demo-alone' });
+  if (alone.error) return { sessions, error: `demo alone: ${alone.error}`, sessionsPerSec: null };
+  const tests = String(Math.min(10, sessions));
+  const generated = await timedDemo({ cli, cwd, work, env, args: ['--sessions', String(sessions), '--tests', tests, '--seed', '1'], timeoutSeconds, name: 'demo-generate' });
+  if (generated.error) return { sessions, error: generated.error, sessionsPerSec: null };
+  const written = generated.printed.generated.tests.reduce((sum, t) => sum + t.sessions, 0);
+  if (written !== sessions) return { sessions, error: `generated ${written} sessions, expected ${sessions}`, sessionsPerSec: null };
+  const generateSeconds = Math.max(generated.seconds - alone.seconds, 0.001);
+  const sessionsPerSec = Math.round(sessions / generateSeconds);
+  const result = {
+    method: 'results-api demo --sessions N --tests 10 --seed 1 (CLI process, SQLite), less the demo alone',
+    sessions,
+    demoAloneSeconds: Number(alone.seconds.toFixed(2)),
+    seconds: Number(generated.seconds.toFixed(2)),
+    peakRssMb: Number(generated.peakRssMb.toFixed(1)),
+    sessionsPerSec,
+    // The generator's own count, timed inside the process (without start-up).
+    reportedSessionsPerSec: generated.printed.generated.sessionsPerSecond,
+    plainImportSessionsPerSec: importSessionsPerSec ?? null,
+  };
+  log(`demo.generate: ${sessionsPerSec.toLocaleString('en-US')} sessions/s with details and transcripts` +
+    (importSessionsPerSec ? ` (bare sessions import: ${importSessionsPerSec.toLocaleString('en-US')} sessions/s)` : '') +
+    `, peak RSS ${result.peakRssMb} MB`);
+  return result;
+}

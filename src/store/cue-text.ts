@@ -1,0 +1,56 @@
+import type { TranscriptCue } from './webvtt.js';
+
+/** A stretch of a transcript as a person reads it: who speaks (when the file says), and what, as plain text. */
+export interface PlainCue {
+  startMs: number;
+  endMs: number;
+  speaker: string | null;
+  text: string;
+}
+
+/** WebVTT's character references (and the common HTML ones a transcript may carry). */
+const NAMED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', nbsp: '\u00a0', lrm: '\u200e', rlm: '\u200f', quot: '"', apos: "'" };
+
+const decode = (text: string): string =>
+  text.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,6});/gi, (whole, ref: string) => {
+    if (ref[0] !== '#') return NAMED[ref.toLowerCase()] ?? whole;
+    const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : Number(ref.slice(1));
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+
+/** `<v Name>`, `<v.loud Name>`: a voice span, and its speaker. */
+const VOICE = /^<v(?:\.[^\s>]*)?(?:\s+([^>]*))?>$/;
+
+/**
+ * A cue's text as a person reads it: one plain cue per speaker of its voice spans (`<v Ann>…</v>`,
+ * several in one cue are kept apart), other markup (`<b>`, `<c.x>`, timestamps) dropped,
+ * character references decoded, lines joined. One pass over the text. A cue with no text is
+ * kept, empty, so every cue keeps its place in the list.
+ */
+export function plainCues(cue: TranscriptCue): PlainCue[] {
+  const parts: { speaker: string | null; text: string }[] = [];
+  let speaker: string | null = null;
+  let pending = '';
+  const flush = () => {
+    const text = decode(pending).replace(/\s+/g, ' ').trim();
+    pending = '';
+    if (!text) return;
+    const last = parts[parts.length - 1];
+    if (last && last.speaker === speaker) last.text = `${last.text} ${text}`;
+    else parts.push({ speaker, text });
+  };
+  for (const token of cue.text.split(/(<[^<>]*>)/)) {
+    if (!token.startsWith('<') || !token.endsWith('>')) {
+      pending += token;
+      continue;
+    }
+    const voice = VOICE.exec(token);
+    if (voice || token === '</v>') {
+      flush();
+      speaker = voice ? decode(voice[1] ?? '').trim() || null : null;
+    }
+  }
+  flush();
+  if (parts.length === 0) parts.push({ speaker: null, text: '' });
+  return parts.map((part) => ({ startMs: cue.startMs, endMs: cue.endMs, ...part }));
+}

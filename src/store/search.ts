@@ -1,0 +1,118 @@
+import { plainCues } from './cue-text.js';
+import type { TranscriptCue } from './webvtt.js';
+import type { Database, Transaction } from './database.js';
+import { POSTGRES_SEARCH, postgresMatch } from './postgres/search-sql.js';
+import { SQLITE_SEARCH, sqliteMatch } from './sqlite/search-sql.js';
+
+/** What a search finds: a stretch of a transcript, or an answer to a task. */
+export type SearchKind = 'transcript' | 'answer';
+
+/** One searchable text of a session. */
+export interface SearchEntry {
+  kind: SearchKind;
+  taskId: string | null;
+  startMs: number | null;
+  endMs: number | null;
+  speaker: string | null;
+  text: string;
+}
+
+export interface SearchHit extends Omit<SearchEntry, 'text'> {
+  sessionId: string;
+  testId: string;
+  /** The matching text around the words found, each found word between `**`. */
+  snippet: string;
+}
+
+/** Rows per INSERT: bounds the statement's size and its parameter count (8 a row). */
+const WRITE_CHUNK = 100;
+
+/** The entries of a transcript: each cue's text per speaker, markup removed (empty ones left out). */
+export const transcriptEntries = (cues: readonly TranscriptCue[]): SearchEntry[] =>
+  cues.flatMap(plainCues).flatMap((c) => (c.text === '' ? [] : [{ kind: 'transcript' as const, taskId: null, startMs: c.startMs, endMs: c.endMs, speaker: c.speaker, text: c.text }]));
+
+interface DetailsDocument {
+  tasks?: { taskId: string; startTimeMs: number; endTimeMs: number; answer: { text?: unknown } | null }[];
+}
+
+/** The entries of a session's details: the text of each written or verbal answer. */
+export function answerEntries(document: object): SearchEntry[] {
+  return ((document as DetailsDocument).tasks ?? []).flatMap((t) =>
+    typeof t.answer?.text === 'string' && t.answer.text.trim() !== ''
+      ? [{ kind: 'answer' as const, taskId: t.taskId, startMs: t.startTimeMs, endMs: t.endTimeMs, speaker: null, text: t.answer.text }]
+      : [],
+  );
+}
+
+/**
+ * Replaces a session's entries of one kind, inside the writer's transaction (the transcript or
+ * session import), so the index never disagrees with what was imported.
+ */
+export async function writeSearchEntries(tx: Transaction, testId: string, sessionId: string, kind: SearchKind, entries: readonly SearchEntry[]): Promise<void> {
+  await tx.run('DELETE FROM search_entries WHERE session_id = @sessionId AND kind = @kind', { sessionId, kind });
+  for (let at = 0; at < entries.length; at += WRITE_CHUNK) {
+    const params: Record<string, unknown> = { sessionId, testId, kind };
+    const values = entries.slice(at, at + WRITE_CHUNK).map((e, i) => {
+      Object.assign(params, { [`t${i}`]: e.taskId, [`s${i}`]: e.startMs, [`e${i}`]: e.endMs, [`p${i}`]: e.speaker, [`x${i}`]: e.text });
+      return `(@sessionId, @testId, @kind, @t${i}, @s${i}, @e${i}, @p${i}, @x${i})`;
+    });
+    await tx.run(`INSERT INTO search_entries (session_id, test_id, kind, task_id, start_ms, end_ms, speaker, text) VALUES ${values.join(', ')}`, params);
+  }
+}
+
+/**
+ * Full-text search over transcripts and answers. The index is written by the imports
+ * (writeSearchEntries); the query is each engine's own (FTS5, tsvector), given only the
+ * words of the query and the tests the caller may see, which ResourceAccess decided.
+ */
+export class SearchRepository {
+  constructor(private readonly db: Database) {}
+
+  /** The best hits among `testIds`, ranked, from `offset` on: at most `limit`. */
+  async search(words: readonly string[], testIds: readonly string[], offset: number, limit: number): Promise<SearchHit[]> {
+    if (testIds.length === 0 || words.length === 0) return [];
+    const sqlite = this.db.dialect === 'sqlite';
+    const rows = await this.db.all<Record<string, unknown>>(sqlite ? SQLITE_SEARCH : POSTGRES_SEARCH, {
+      match: sqlite ? sqliteMatch(words) : postgresMatch(words),
+      tests: JSON.stringify(testIds),
+      limit,
+      offset,
+    });
+    return rows.map((r) => ({
+      sessionId: r.session_id as string,
+      testId: r.test_id as string,
+      kind: r.kind as SearchKind,
+      taskId: (r.task_id as string | null) ?? null,
+      startMs: r.start_ms === null ? null : Number(r.start_ms),
+      endMs: r.end_ms === null ? null : Number(r.end_ms),
+      speaker: (r.speaker as string | null) ?? null,
+      snippet: r.snippet as string,
+    }));
+  }
+
+  /**
+   * Indexes the sessions imported before search existed (listed by migration 16), one session
+   * per transaction, so that search finds them too. Run whenever the store is opened (one
+   * indexed look once all are done); processes starting together each take the next one.
+   */
+  async indexBacklog(): Promise<number> {
+    let indexed = 0;
+    for (;;) {
+      const next = await this.db.one<{ session_id: string }>('SELECT session_id FROM search_backlog ORDER BY session_id LIMIT 1');
+      if (!next) return indexed;
+      const sessionId = next.session_id;
+      // The index changes nothing any cache holds: nothing to announce.
+      await this.db.write(null, async (tx) => {
+        if ((await tx.run('DELETE FROM search_backlog WHERE session_id = @sessionId', { sessionId })) === 0) return;
+        const session = await tx.one<{ test_id: string }>('SELECT test_id FROM sessions WHERE session_id = @sessionId', { sessionId });
+        if (!session) return;
+        const details = await tx.one<{ details: string }>('SELECT details FROM session_details WHERE session_id = @sessionId', { sessionId });
+        if (details) await writeSearchEntries(tx, session.test_id, sessionId, 'answer', answerEntries(JSON.parse(details.details) as object));
+        const pages = await tx.all<{ cues: string }>('SELECT cues FROM transcript_cue_pages WHERE session_id = @sessionId ORDER BY page', { sessionId });
+        const cues = pages.flatMap((p) => (JSON.parse(p.cues) as [number, number, string][]).map(([startMs, endMs, text]) => ({ startMs, endMs, text })));
+        await writeSearchEntries(tx, session.test_id, sessionId, 'transcript', transcriptEntries(cues));
+        indexed++;
+      });
+    }
+  }
+}

@@ -1,0 +1,157 @@
+import type { Clock } from '../clock.js';
+import type { Database, Row, Transaction } from './database.js';
+import type { WebhookEventData, WebhookEventType } from './webhook-events.js';
+import type { WebhookRepository } from './webhooks.js';
+
+/** A delivery claimed for one attempt, with what sending it needs. */
+export interface ClaimedDelivery {
+  subscriptionId: string;
+  eventId: string;
+  eventType: WebhookEventType;
+  eventData: WebhookEventData;
+  eventCreatedAt: number;
+  /** This attempt's number (from 1). */
+  attempt: number;
+  createdAt: number;
+  url: string;
+  /** The credential whose owner must still see what the event names. */
+  clientId: string;
+  subscriptionDisabled: boolean;
+  /** The subscription's first failure since its last success (null: not failing). */
+  failingSince: number | null;
+  /** The secrets that sign this attempt: the current one, and the previous one while its rotation's grace lasts. */
+  secrets: string[];
+}
+
+/** How an attempt ended, as the delivery log records it. */
+export interface AttemptResult {
+  responseCode: number | null;
+  durationMs: number | null;
+  /** Why it failed or was skipped (null: it succeeded). */
+  error: string | null;
+}
+
+/** What a failed attempt leads to. */
+export type AttemptFollowUp =
+  | { then: 'retry'; at: number }
+  | { then: 'give_up' }
+  /** The receiver said 410 Gone, or failed for too long: no more deliveries to it. */
+  | { then: 'disable'; reason: string };
+
+const CLAIMED = `SELECT d.subscription_id, d.event_id, d.attempts, d.created_at, e.type, e.data, e.created_at AS event_created_at,
+    s.url, s.client_id, s.disabled_at, s.failing_since, s.secret, s.previous_secret, s.previous_secret_expires_at
+  FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN webhook_subscriptions s ON s.id = d.subscription_id`;
+
+const claimedOf = (r: Row, now: number): ClaimedDelivery => ({
+  subscriptionId: r.subscription_id as string,
+  eventId: r.event_id as string,
+  eventType: r.type as WebhookEventType,
+  eventData: (typeof r.data === 'string' ? JSON.parse(r.data) : r.data) as WebhookEventData,
+  eventCreatedAt: Number(r.event_created_at),
+  attempt: Number(r.attempts),
+  createdAt: Number(r.created_at),
+  url: r.url as string,
+  clientId: r.client_id as string,
+  subscriptionDisabled: r.disabled_at !== null && r.disabled_at !== undefined,
+  failingSince: r.failing_since === null || r.failing_since === undefined ? null : Number(r.failing_since),
+  secrets: r.previous_secret && Number(r.previous_secret_expires_at) > now ? [r.secret as string, r.previous_secret as string] : [r.secret as string],
+});
+
+// Two seeks of the (status, next_attempt_at) index, never a scan: due pending deliveries in
+// their order, and the few being delivered whose lease ran out (their process died).
+const DUE_PENDING = `SELECT d.subscription_id, d.event_id FROM webhook_deliveries d
+  WHERE d.status = 'pending' AND d.next_attempt_at <= @now ORDER BY d.next_attempt_at LIMIT @limit FOR UPDATE SKIP LOCKED`;
+const LEASE_RAN_OUT = `SELECT d.subscription_id, d.event_id FROM webhook_deliveries d
+  WHERE d.status = 'delivering' AND d.lease_until <= @now LIMIT @limit FOR UPDATE SKIP LOCKED`;
+const HELD = `subscription_id = @subscriptionId AND event_id = @eventId AND status = 'delivering' AND lease_owner = @owner`;
+
+/**
+ * The delivery side of the outbox, claimed as the job queue claims jobs: a due delivery is
+ * taken under a lease (an owner and a time); one whose lease ran out (its process died
+ * mid-send) is due again, with the same event id. PostgreSQL skips rows another process is
+ * claiming (SKIP LOCKED); SQLite's write transaction holds the whole database. Only the
+ * lease's owner records an attempt's end.
+ */
+export class WebhookDeliveryRepository {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly subscriptions: Pick<WebhookRepository, 'disableIn'>,
+  ) {}
+
+  /** Takes up to `limit` due deliveries for `owner` for `leaseMs`, each starting an attempt. */
+  async claim(owner: string, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
+    // An idle worker asks often: a read first, so no write transaction is opened for nothing.
+    const probe = { now: this.clock.now(), limit: 1 };
+    if (!(await this.db.one(DUE_PENDING, probe)) && !(await this.db.one(LEASE_RAN_OUT, probe))) return [];
+    return this.db.write(null, async (tx) => {
+      const now = this.clock.now();
+      const expired = await tx.all<{ subscription_id: string; event_id: string }>(LEASE_RAN_OUT, { now, limit });
+      const due = [...expired, ...(await tx.all<{ subscription_id: string; event_id: string }>(DUE_PENDING, { now, limit: limit - expired.length }))];
+      if (due.length === 0) return [];
+      const params: Record<string, unknown> = { owner, leaseUntil: now + leaseMs, now };
+      const keys = due.map((r, i) => {
+        params[`s${i}`] = r.subscription_id;
+        params[`e${i}`] = r.event_id;
+        return `(@s${i}, @e${i})`;
+      });
+      const pairs = `(subscription_id, event_id) IN (${keys.join(', ')})`;
+      await tx.run(
+        `UPDATE webhook_deliveries SET status = 'delivering', attempts = attempts + 1, lease_owner = @owner, lease_until = @leaseUntil,
+           updated_at = @now WHERE ${pairs}`,
+        params,
+      );
+      return (await tx.all(`${CLAIMED} WHERE (d.subscription_id, d.event_id) IN (${keys.join(', ')})`, params)).map((r) => claimedOf(r, now));
+    });
+  }
+
+  /** Records a 2xx; the subscription is no longer failing. False when `owner` lost the lease. */
+  succeeded(d: ClaimedDelivery, owner: string, result: AttemptResult): Promise<boolean> {
+    return this.db.write(null, async (tx) => {
+      if (!(await this.end(tx, d, owner, 'succeeded', result))) return false;
+      await tx.run('UPDATE webhook_subscriptions SET failing_since = NULL WHERE id = @id AND failing_since IS NOT NULL', { id: d.subscriptionId });
+      return true;
+    });
+  }
+
+  /** Records an attempt that sent nothing (the event's owner may no longer see it, the subscription is disabled). */
+  skipped(d: ClaimedDelivery, owner: string, reason: string): Promise<boolean> {
+    return this.db.write(null, (tx) => this.end(tx, d, owner, 'skipped', { responseCode: null, durationMs: null, error: reason }));
+  }
+
+  /** Records a failed attempt and what follows it; the subscription counts as failing from its first failure. */
+  failed(d: ClaimedDelivery, owner: string, result: AttemptResult, next: AttemptFollowUp): Promise<boolean> {
+    return this.db.write(null, async (tx) => {
+      const now = this.clock.now();
+      const held =
+        next.then === 'retry'
+          ? (await tx.run(
+              `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = @at, lease_owner = NULL, lease_until = NULL,
+                 response_code = @responseCode, duration_ms = @durationMs, last_error = @error, updated_at = @now WHERE ${HELD}`,
+              { ...keyOf(d, owner), ...result, at: next.at, now },
+            )) > 0
+          : await this.end(tx, d, owner, 'failed', result);
+      if (!held) return false;
+      await tx.run('UPDATE webhook_subscriptions SET failing_since = COALESCE(failing_since, @now) WHERE id = @id', { id: d.subscriptionId, now });
+      if (next.then === 'disable') await this.subscriptions.disableIn(tx, d.subscriptionId, next.reason, { actor: 'webhooks' });
+      return true;
+    });
+  }
+
+  /** How many deliveries are in each status (for metrics and operators). */
+  async countByStatus(): Promise<Record<string, number>> {
+    const rows = await this.db.all('SELECT status, COUNT(*) AS n FROM webhook_deliveries GROUP BY status ORDER BY status');
+    return Object.fromEntries(rows.map((r) => [r.status as string, Number(r.n)]));
+  }
+
+  private async end(tx: Transaction, d: ClaimedDelivery, owner: string, status: 'succeeded' | 'failed' | 'skipped', result: AttemptResult): Promise<boolean> {
+    const changed = await tx.run(
+      `UPDATE webhook_deliveries SET status = @status, lease_owner = NULL, lease_until = NULL, response_code = @responseCode,
+         duration_ms = @durationMs, last_error = @error, updated_at = @now WHERE ${HELD}`,
+      { ...keyOf(d, owner), ...result, status, now: this.clock.now() },
+    );
+    return changed > 0;
+  }
+}
+
+const keyOf = (d: ClaimedDelivery, owner: string) => ({ subscriptionId: d.subscriptionId, eventId: d.eventId, owner });

@@ -1,0 +1,177 @@
+/**
+ * Webhooks' contract (subscriptions, the outbox, deliveries under leases), run unchanged on
+ * every database next to describeStoreContract. `makeStore` returns an unmigrated store.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../clock.js';
+import type { Announce } from './database.js';
+import type { Store } from './open-store.js';
+import type { SessionInput } from './store.js';
+import type { WebhookEventType } from './webhook-events.js';
+
+const T0 = Date.UTC(2026, 0, 1);
+const LEASE = 60_000;
+const by = { actor: 'test' };
+const WS = '00000000-0000-4000-8000-0000000000a1';
+const OTHER_WS = '00000000-0000-4000-8000-0000000000a2';
+const TEST = '00000000-0000-4000-8000-0000000000b1';
+const OTHER_TEST = '00000000-0000-4000-8000-0000000000b2';
+const sid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const session = (n: number, status: string): SessionInput => ({ sessionId: sid(n), audienceId: null, status, startTime: T0 + n, finishTime: null });
+
+export function describeWebhooksContract(name: string, makeStore: (clock: ManualClock, announce: Announce) => Promise<Store>): void {
+  describe(`Webhooks contract: ${name}`, () => {
+    let clock: ManualClock;
+    let store: Store;
+    let userId: string;
+
+    beforeEach(async () => {
+      clock = new ManualClock(T0);
+      store = await makeStore(clock, async () => undefined);
+      await store.database.migrate();
+      await store.directory.createWorkspace({ id: WS, name: 'Research' }, by);
+      await store.directory.createWorkspace({ id: OTHER_WS, name: 'Other' }, by);
+      await store.directory.createTest({ id: TEST, workspaceId: WS, title: 'Checkout', productType: 'THINK_OUT_LOUD' }, by);
+      await store.directory.createTest({ id: OTHER_TEST, workspaceId: OTHER_WS, title: 'Other', productType: 'THINK_OUT_LOUD' }, by);
+      userId = (await store.credentials.createUser('ada@example.com', by)).id;
+      await store.credentials.createCredential({ clientId: 'client-1', email: 'ada@example.com', secretHash: 'h' }, by);
+    });
+    afterEach(async () => {
+      await store.database.close();
+    });
+
+    const subscribe = (events: WebhookEventType[] = ['session.completed'], extra: { testId?: string; workspaceId?: string } = {}) =>
+      store.webhooks.create({ userId, clientId: 'client-1', url: 'https://hooks.example.com/in', events, secret: 'whsec_c2VjcmV0', ...extra }, by);
+    const pendingOf = async (subscriptionId: string) => (await store.webhooks.listDeliveries(subscriptionId, { limit: 100 })).filter((d) => d.status === 'pending');
+    const sessionIdsOf = async (subscriptionId: string) => {
+      const claimed = await store.webhookDeliveries.claim(`reader-${subscriptionId}`, LEASE, 1000);
+      return claimed.filter((d) => d.subscriptionId === subscriptionId).map((d) => d.eventData.sessionId).sort();
+    };
+
+    it('an import records session.completed for exactly the sessions it makes COMPLETE, once each', async () => {
+      const sub = await subscribe();
+      await store.sessions.importSessions(TEST, [session(1, 'COMPLETE'), session(2, 'IN_PROGRESS'), session(3, 'COMPLETE'), session(4, 'ABANDONED')], by);
+      expect(await pendingOf(sub.id)).toHaveLength(2);
+      // Imported again, and one more completes: only the newcomer is an event.
+      await store.sessions.importSessions(TEST, [session(1, 'COMPLETE'), session(2, 'COMPLETE'), session(3, 'COMPLETE')], by);
+      expect(await sessionIdsOf(sub.id)).toEqual([sid(1), sid(2), sid(3)]);
+    });
+
+    it('a session already COMPLETE before the subscription is no event; a later status change back and forth is none either', async () => {
+      await store.sessions.importSessions(TEST, [session(1, 'COMPLETE')], by);
+      const sub = await subscribe();
+      await store.sessions.importSessions(TEST, [session(1, 'COMPLETE'), session(2, 'COMPLETE')], by);
+      await store.sessions.importSessions(TEST, [session(2, 'IN_PROGRESS')], by);
+      await store.sessions.importSessions(TEST, [session(2, 'COMPLETE')], by);
+      expect(await sessionIdsOf(sub.id)).toEqual([sid(2)]);
+    });
+
+    it('a session listed twice counts by its last copy', async () => {
+      const sub = await subscribe();
+      await store.sessions.importSessions(TEST, [session(1, 'COMPLETE'), session(1, 'IN_PROGRESS'), session(2, 'IN_PROGRESS'), session(2, 'COMPLETE')], by);
+      expect(await sessionIdsOf(sub.id)).toEqual([sid(2)]);
+    });
+
+    it('filters by test and workspace; a disabled subscription gets no deliveries; without any, nothing is written', async () => {
+      const all = await subscribe();
+      const ofTest = await subscribe(['session.completed'], { testId: TEST });
+      const ofOtherWorkspace = await subscribe(['session.completed'], { workspaceId: OTHER_WS });
+      const transcriptsOnly = await subscribe(['transcript.ready']);
+      const disabled = await subscribe();
+      await store.webhooks.update(disabled.id, { disabled: true }, by);
+      await store.sessions.importSessions(TEST, [session(1, 'COMPLETE')], by);
+      await store.sessions.importSessions(OTHER_TEST, [session(2, 'COMPLETE')], by);
+      expect((await pendingOf(all.id)).length).toBe(2);
+      expect((await pendingOf(ofTest.id)).length).toBe(1);
+      expect((await pendingOf(ofOtherWorkspace.id)).length).toBe(1);
+      expect((await pendingOf(transcriptsOnly.id)).length).toBe(0);
+      expect((await pendingOf(disabled.id)).length).toBe(0);
+      for (const s of [all, ofTest, ofOtherWorkspace, transcriptsOnly, disabled]) await store.webhooks.delete(s.id, by);
+      await store.sessions.importSessions(TEST, [session(3, 'COMPLETE')], by);
+      expect(await store.database.one('SELECT COUNT(*) AS n FROM webhook_events WHERE once_key = @k', { k: `session.completed:${sid(3)}` })).toEqual({ n: 0 });
+    });
+
+    it('a rolled-back import records no event', async () => {
+      const sub = await subscribe();
+      await store.sessions.importSessions(OTHER_TEST, [session(9, 'COMPLETE')], by);
+      await expect(store.sessions.importSessions(TEST, [session(1, 'COMPLETE'), session(9, 'COMPLETE')], by)).rejects.toThrow();
+      expect((await pendingOf(sub.id)).map((d) => d.eventId)).toHaveLength(1);
+    });
+
+    it('claims under a lease: concurrent claims take different deliveries; a lease run out is claimed again with the same event id', async () => {
+      const sub = await subscribe();
+      await store.sessions.importSessions(TEST, [1, 2, 3, 4, 5].map((n) => session(n, 'COMPLETE')), by);
+      const claims = await Promise.all([1, 2, 3, 4].map((i) => store.webhookDeliveries.claim(`w${i}`, LEASE, 2)));
+      const ids = claims.flat().map((d) => d.eventId);
+      expect(ids).toHaveLength(5);
+      expect(new Set(ids).size).toBe(5);
+      expect(await store.webhookDeliveries.claim('late', LEASE, 10)).toEqual([]);
+      clock.advance(LEASE);
+      const again = await store.webhookDeliveries.claim('next', LEASE, 10);
+      expect(again.map((d) => d.eventId).sort()).toEqual([...ids].sort());
+      expect(again.every((d) => d.attempt === 2 && d.subscriptionId === sub.id)).toBe(true);
+      // The first owner lost its lease: its result is not recorded.
+      const first = claims.flat()[0]!;
+      expect(await store.webhookDeliveries.succeeded(first, first === claims[0]![0] ? 'w1' : 'w2', { responseCode: 200, durationMs: 5, error: null })).toBe(false);
+    });
+
+    it('records success, retries, giving up and skipping', async () => {
+      const sub = await subscribe();
+      await store.sessions.importSessions(TEST, [1, 2, 3, 4].map((n) => session(n, 'COMPLETE')), by);
+      const [a, b, c, d] = await store.webhookDeliveries.claim('w', LEASE, 10);
+      expect(await store.webhookDeliveries.failed(a!, 'w', { responseCode: 500, durationMs: 3, error: 'HTTP 500' }, { then: 'retry', at: T0 + 20_000 })).toBe(true);
+      expect((await store.webhooks.get(sub.id))!.failingSince).toBe(T0);
+      expect(await store.webhookDeliveries.succeeded(b!, 'w', { responseCode: 204, durationMs: 4, error: null })).toBe(true);
+      expect((await store.webhooks.get(sub.id))!.failingSince).toBeNull();
+      await store.webhookDeliveries.failed(c!, 'w', { responseCode: null, durationMs: 10_000, error: 'timed out' }, { then: 'give_up' });
+      await store.webhookDeliveries.skipped(d!, 'w', 'not visible');
+      const log = new Map((await store.webhooks.listDeliveries(sub.id, { limit: 10 })).map((x) => [x.eventId, x]));
+      expect(log.get(a!.eventId)).toMatchObject({ status: 'pending', attempts: 1, responseCode: 500, nextAttemptAt: T0 + 20_000, lastError: 'HTTP 500' });
+      expect(log.get(b!.eventId)).toMatchObject({ status: 'succeeded', responseCode: 204, durationMs: 4 });
+      expect(log.get(c!.eventId)).toMatchObject({ status: 'failed', lastError: 'timed out' });
+      expect(log.get(d!.eventId)).toMatchObject({ status: 'skipped', lastError: 'not visible' });
+      expect(await store.webhookDeliveries.claim('w', LEASE, 10)).toEqual([]);
+      clock.advance(20_000);
+      const [retried] = await store.webhookDeliveries.claim('w', LEASE, 10);
+      expect(retried).toMatchObject({ eventId: a!.eventId, attempt: 2 });
+    });
+
+    it('a failure that disables the subscription is audited; replay sends a delivery again with the same id', async () => {
+      const sub = await subscribe();
+      await store.sessions.importSessions(TEST, [session(1, 'COMPLETE')], by);
+      const [a] = await store.webhookDeliveries.claim('w', LEASE, 10);
+      await store.webhookDeliveries.failed(a!, 'w', { responseCode: 410, durationMs: 2, error: 'HTTP 410' }, { then: 'disable', reason: 'the receiver answered 410 Gone' });
+      expect(await store.webhooks.get(sub.id)).toMatchObject({ disabledAt: T0, disabledReason: 'the receiver answered 410 Gone' });
+      expect((await store.audit.list({ action: 'webhook.disable' })).map((e) => e.subject)).toEqual([sub.id]);
+      expect(await store.webhooks.replay(sub.id, a!.eventId, by)).toMatchObject({ status: 'pending', attempts: 1 });
+      expect((await store.webhookDeliveries.claim('w', LEASE, 10))[0]).toMatchObject({ eventId: a!.eventId, attempt: 2, subscriptionDisabled: true });
+      expect(await store.webhooks.replay(sub.id, sid(99), by)).toBeNull();
+    });
+
+    it('rotation: both secrets sign during the grace period, then only the new one', async () => {
+      const sub = await subscribe();
+      await store.webhooks.rotateSecret(sub.id, 'whsec_bmV3', 24 * 3600_000, by);
+      await store.webhooks.sendTest(sub.id, by);
+      expect((await store.webhookDeliveries.claim('w', LEASE, 1))[0]!.secrets).toEqual(['whsec_bmV3', 'whsec_c2VjcmV0']);
+      // A day later (the lease long gone), the claim again: the previous secret no longer signs.
+      clock.advance(24 * 3600_000);
+      expect((await store.webhookDeliveries.claim('w2', LEASE, 1))[0]!.secrets).toEqual(['whsec_bmV3']);
+    });
+
+    it('updates, lists per user, sends a test event and deletes with its deliveries', async () => {
+      const sub = await subscribe(['session.completed', 'video.ready']);
+      expect(sub).toMatchObject({ events: ['session.completed', 'video.ready'], testId: null, disabledAt: null });
+      const updated = await store.webhooks.update(sub.id, { events: ['clip.generated'], description: 'Slack', testId: TEST }, by);
+      expect(updated).toMatchObject({ events: ['clip.generated'], description: 'Slack', testId: TEST });
+      expect((await store.webhooks.list({ userId })).map((s) => s.id)).toEqual([sub.id]);
+      expect(await store.webhooks.list({ userId: 'someone-else' })).toEqual([]);
+      const eventId = await store.webhooks.sendTest(sub.id, by);
+      const [claimed] = await store.webhookDeliveries.claim('w', LEASE, 10);
+      expect(claimed).toMatchObject({ eventId, eventType: 'webhook.test', eventData: { webhookId: sub.id } });
+      expect(await store.webhooks.delete(sub.id, by)).toBe(true);
+      expect(await store.webhooks.get(sub.id)).toBeNull();
+      expect(await store.webhooks.delete(sub.id, by)).toBe(false);
+      expect(await store.webhookDeliveries.countByStatus()).toEqual({});
+    });
+  });
+}

@@ -1,0 +1,165 @@
+import type { AccessReads } from '../access/access-cache.js';
+import type { ResourceAccess } from '../access/resource-access.js';
+import type { Clock } from '../clock.js';
+import { jobOwnerName } from '../jobs/job-runner.js';
+import type { ClaimedDelivery, WebhookDeliveryRepository } from '../store/webhook-deliveries.js';
+import { envelopeBody } from './envelope.js';
+import { nextAttemptAt, RETRY_WINDOW_MS, retryAfterMs } from './retry-schedule.js';
+import type { WebhookSender } from './sender.js';
+import { signedHeaders } from './signing.js';
+import { whyNotVisible } from './visibility.js';
+
+export interface DeliveryWorkerDeps {
+  deliveries: WebhookDeliveryRepository;
+  access: ResourceAccess;
+  reads: Pick<AccessReads, 'findPrincipal'>;
+  sender: WebhookSender;
+  clock: Clock;
+  /** Where the links in an event point. */
+  baseUrl: string;
+  log: { info(o: object, msg: string): void; warn(o: object, msg: string): void };
+  /** Told how each attempt ended (metrics). */
+  observer?: (outcome: DeliveryOutcome) => void;
+}
+
+export interface DeliveryWorkerOptions {
+  /** Deliveries in flight at once in this process. */
+  concurrency: number;
+  /** How long a claim stays this process's: a killed process's deliveries are sent again after it. */
+  leaseMs: number;
+  /** How often an idle worker looks for due deliveries. */
+  pollMs: number;
+}
+
+/** What an attempt ended as, for the log line and metrics. */
+export type DeliveryOutcome = 'succeeded' | 'retry' | 'failed' | 'disabled' | 'skipped' | 'lost_lease';
+type Outcome = DeliveryOutcome;
+
+/**
+ * Delivers the outbox from this server process (every process runs one, so any may deliver):
+ * claims due deliveries under a lease, checks that the subscription's owner may still see what
+ * each names, signs and sends it, and records the attempt and what follows (success, a retry
+ * after backoff or Retry-After, giving up after three days, disabling on 410 Gone or after
+ * three days of failures). A process killed mid-send leaves its deliveries leased: they are
+ * sent again, with the same webhook-id, once the lease runs out.
+ */
+export class WebhookDeliveryWorker {
+  readonly owner = jobOwnerName();
+  private readonly running = new Set<Promise<void>>();
+  private stopping = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private databaseDown = false;
+
+  constructor(
+    private readonly deps: DeliveryWorkerDeps,
+    private readonly options: DeliveryWorkerOptions,
+  ) {}
+
+  start(): void {
+    this.loop ??= this.claimLoop();
+  }
+
+  /** Looks for due deliveries now instead of at the next poll. */
+  nudge(): void {
+    this.wake?.();
+  }
+
+  /** Stops claiming, lets attempts in flight finish (each is bounded by the send timeout). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.loop;
+    await Promise.all(this.running);
+  }
+
+  private async claimLoop(): Promise<void> {
+    while (!this.stopping) {
+      // Claims in batches (when half the slots are free, or all): a claim per finished attempt
+      // would cost a write transaction per delivery.
+      const free = this.options.concurrency - this.running.size;
+      const worthIt = free >= Math.ceil(this.options.concurrency / 2) || this.running.size === 0;
+      const claimed = worthIt ? await this.claim(free) : [];
+      for (const d of claimed) this.run(d);
+      if (claimed.length === 0 || this.running.size >= this.options.concurrency) await this.sleep();
+    }
+  }
+
+  private async claim(limit: number): Promise<ClaimedDelivery[]> {
+    try {
+      const claimed = await this.deps.deliveries.claim(this.owner, this.options.leaseMs, limit);
+      if (this.databaseDown) {
+        this.databaseDown = false;
+        this.deps.log.info({}, 'webhooks: the database answers again; delivering');
+      }
+      return claimed;
+    } catch (err) {
+      if (!this.databaseDown) {
+        this.databaseDown = true;
+        this.deps.log.warn({ reason: (err as Error).message }, 'webhooks: cannot claim deliveries (database unavailable); retrying');
+      }
+      return [];
+    }
+  }
+
+  private sleep(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, this.options.pollMs);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    }).then(() => {
+      this.wake = undefined;
+    });
+  }
+
+  private run(d: ClaimedDelivery): void {
+    const done: Promise<void> = this.attempt(d)
+      .catch((err: Error) => {
+        // The lease runs out and the delivery is claimed again: nothing is lost.
+        this.deps.log.warn({ eventId: d.eventId, webhookId: d.subscriptionId, reason: err.message }, 'webhooks: could not record an attempt');
+      })
+      .finally(() => {
+        this.running.delete(done);
+        this.wake?.();
+      });
+    this.running.add(done);
+  }
+
+  private async attempt(d: ClaimedDelivery): Promise<void> {
+    const { outcome, status, error } = await this.deliver(d);
+    this.deps.observer?.(outcome);
+    const fields = { eventId: d.eventId, webhookId: d.subscriptionId, type: d.eventType, attempt: d.attempt, outcome, status, reason: error };
+    if (outcome === 'disabled') this.deps.log.warn(fields, 'webhooks: subscription disabled');
+    else if (outcome !== 'succeeded') this.deps.log.info(fields, `webhook delivery ${outcome}`);
+  }
+
+  private async deliver(d: ClaimedDelivery): Promise<{ outcome: Outcome; status?: number | null; error?: string }> {
+    const { deliveries, sender, clock } = this.deps;
+    if (d.subscriptionDisabled) return this.skip(d, 'the subscription is disabled');
+    const hidden = await whyNotVisible(this.deps.access, this.deps.reads, d);
+    if (hidden) return this.skip(d, hidden);
+    const body = envelopeBody(d.eventType, d.eventCreatedAt, d.eventData, this.deps.baseUrl);
+    const sent = await sender.send(d.url, signedHeaders(d.secrets, d.eventId, Math.floor(clock.now() / 1000), body), body);
+    const result = { responseCode: sent.status, durationMs: sent.durationMs, error: sent.ok ? null : sent.error };
+    if (sent.ok) return { outcome: (await deliveries.succeeded(d, this.owner, result)) ? 'succeeded' : 'lost_lease', status: sent.status };
+    const now = clock.now();
+    const failingFor = d.failingSince === null ? 0 : now - d.failingSince;
+    let next: Parameters<WebhookDeliveryRepository['failed']>[3];
+    if (sent.status === 410) next = { then: 'disable', reason: 'the receiver answered 410 Gone' };
+    else if (failingFor >= RETRY_WINDOW_MS) next = { then: 'disable', reason: 'its deliveries failed for three days' };
+    else {
+      const at = nextAttemptAt(d.attempt, d.createdAt, now, retryAfterMs(sent.retryAfter, now));
+      next = at === null ? { then: 'give_up' } : { then: 'retry', at };
+    }
+    const held = await deliveries.failed(d, this.owner, result, next);
+    const outcome: Outcome = !held ? 'lost_lease' : next.then === 'retry' ? 'retry' : next.then === 'disable' ? 'disabled' : 'failed';
+    return { outcome, status: sent.status, error: next.then === 'disable' ? next.reason : sent.error };
+  }
+
+  private async skip(d: ClaimedDelivery, reason: string): Promise<{ outcome: Outcome; error: string }> {
+    return { outcome: (await this.deps.deliveries.skipped(d, this.owner, reason)) ? 'skipped' : 'lost_lease', error: reason };
+  }
+}
