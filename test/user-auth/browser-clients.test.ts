@@ -94,7 +94,7 @@ describe.skipIf(skipWithoutChromium)('apps get a user\'s token through Chromium,
     expect(tokens.scope).toBe('sessions:read');
     const sessions = await fetch(`${t.url}/api/v2/sessionResults?testId=${s.testId}`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(sessions.status).toBe(200);
-    expect(((await sessions.json()) as { totalCount: number }).totalCount).toBe(1);
+    expect(((await sessions.json()) as { sessions: unknown[] }).sessions).toHaveLength(1);
     const user = await t.runtime.store.credentials.findUserByEmail(s.email);
     expect(await openid.tokenIntrospection(config, tokens.access_token)).toMatchObject({ active: true, sub: user!.id, username: s.email, client_id: app.clientId });
     expect(await openid.tokenIntrospection(config, tokens.refresh_token!)).toMatchObject({ active: true, sub: user!.id, scope: 'sessions:read' });
