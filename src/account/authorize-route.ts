@@ -8,7 +8,7 @@ import {
   type RedirectedError,
   type ResourceCheck,
 } from '../oauth/authorization-request.js';
-import { redirectTarget } from '../oauth/redirect-uris.js';
+import { redirectReachesOnlyTheApp, redirectTarget } from '../oauth/redirect-uris.js';
 import { SCOPE_WORDS } from '../scope-names.js';
 import { newSecretToken, tokenHash } from '../sign-in/secret-tokens.js';
 import { FORM_TOKEN_FIELD, formIsOurs, formToken, signedInUser, type SignedIn } from './browser-session.js';
@@ -88,6 +88,10 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
       if (!checked.ok) return 'untrusted' in checked ? untrustedPage(reply, checked.untrusted) : redirectError(reply, server, checked.redirect);
       const session = await signedInUser(request, deps);
       if (!session) return reply.redirect(`${SIGN_IN_PATH}?return_to=${encodeURIComponent(request.url)}`, 303);
+      if (await consentRemembered(deps, session, checked.request, request.query)) {
+        request.log.info({ userId: session.user.id, clientId: checked.request.app.clientId }, 'app allowed by an earlier approval');
+        return sendCode(reply, deps, server, session, checked.request);
+      }
       return consentPage(request, reply, deps, server, session, checked.request, request.query);
     });
 
@@ -100,24 +104,42 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
       if (!session || !formIsOurs(request, deps.config, formValue(params, FORM_TOKEN_FIELD))) {
         return untrustedPage(reply, 'This approval did not come from your own consent page, or you are no longer signed in. Nothing was shared.');
       }
-      const { redirectUri, state } = checked.request;
       if (formValue(params, 'decision') !== 'allow') {
+        const { redirectUri, state } = checked.request;
         request.log.info({ userId: session.user.id, clientId: checked.request.app.clientId }, 'user denied an app');
         return redirectError(reply, server, { redirectUri, state, error: 'access_denied', description: 'The user denied the request.' });
       }
-      const code = newSecretToken();
-      await deps.store.apps.createCode({
-        codeHash: tokenHash(code),
-        clientId: checked.request.app.clientId,
-        userId: session.user.id,
-        redirectUri,
-        codeChallenge: checked.request.codeChallenge,
-        scopes: checked.request.scopes,
-        resource: checked.request.resource ?? null,
-        expiresAt: deps.clock.now() + AUTHORIZATION_CODE_TTL_MS,
-      });
       request.log.info({ userId: session.user.id, clientId: checked.request.app.clientId }, 'user allowed an app');
-      return reply.redirect(authorizationResponseUrl(redirectUri, server.issuer, { code, state }), 303);
+      return sendCode(reply, deps, server, session, checked.request);
     });
   }
+}
+
+/**
+ * Whether the user approved this app before for as much (these scopes or more, the same
+ * resource) and has not revoked it since, so the consent page need not ask again. Only where
+ * the code can reach nobody but the app (an https redirect URI): any program on the device
+ * could start a request with a native app's client_id and a loopback port of its own, so a
+ * loopback or private-use redirect asks every time (RFC 6749 §10.2, RFC 8252 §8.6).
+ * `prompt=consent` asks regardless.
+ */
+async function consentRemembered(deps: AuthorizeDeps, session: SignedIn, authorization: AuthorizationRequest, params: Record<string, unknown>): Promise<boolean> {
+  if (formValue(params, 'prompt') === 'consent' || !redirectReachesOnlyTheApp(authorization.redirectUri)) return false;
+  return deps.store.apps.approvalCovers(session.user.id, authorization.app.clientId, authorization.scopes, authorization.resource ?? null);
+}
+
+/** The user allowed the app: a code (60 s, once) goes back to its redirect URI with state and iss. */
+async function sendCode(reply: FastifyReply, deps: AuthorizeDeps, server: AuthorizationServer, session: SignedIn, authorization: AuthorizationRequest) {
+  const code = newSecretToken();
+  await deps.store.apps.createCode({
+    codeHash: tokenHash(code),
+    clientId: authorization.app.clientId,
+    userId: session.user.id,
+    redirectUri: authorization.redirectUri,
+    codeChallenge: authorization.codeChallenge,
+    scopes: authorization.scopes,
+    resource: authorization.resource ?? null,
+    expiresAt: deps.clock.now() + AUTHORIZATION_CODE_TTL_MS,
+  });
+  return reply.redirect(authorizationResponseUrl(authorization.redirectUri, server.issuer, { code, state: authorization.state }), 303);
 }

@@ -2,8 +2,10 @@ import type { Clock } from '../clock.js';
 import type { ChangeFeed } from './change-feed.js';
 
 /**
- * Counts changes this process has heard of: every announcement on the feed, and (SQLite)
- * every commit by another connection, which PRAGMA data_version reveals without a feed.
+ * Counts changes this process has heard of: every announcement on the feed (this process's
+ * own writes announce what they change), and (SQLite) every commit by another process, which
+ * PRAGMA data_version reveals without a feed. A commit of this process's that announces
+ * nothing (a refresh token's rotation) empties no cache.
  * The database is asked once per turn of the event loop, not once per cache lookup: requests
  * handled in the same turn arrived together, and a change committed before a request was
  * sent is seen by the turn that reads that request.
@@ -13,9 +15,9 @@ export class ChangeWatcher {
   private externalVersion: number | undefined;
   private askedThisTurn = false;
   /**
-   * Whether every commit reaches this watcher, whoever made it (SQLite: the readers' connection
-   * sees each commit of the writer's and of other processes' connections). Then nothing can go
-   * unheard, and cached entries need no expiry by time.
+   * Whether every commit that may change a cached value reaches this watcher, whoever made it
+   * (SQLite: this process's by their announcements, other processes' by the data version).
+   * Then nothing can go unheard, and cached entries need no expiry by time.
    */
   readonly hearsEveryCommit: boolean;
 

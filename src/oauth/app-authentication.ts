@@ -44,3 +44,16 @@ export async function requireApp(
     oauthErrors.tooManyRequests,
   );
 }
+
+/**
+ * Whether the client presenting itself at the introspection or revocation endpoint is an app
+ * (issue 34) rather than a client credential: its client_id names a registered app.
+ */
+export async function presentsApp(
+  request: FastifyRequest<{ Body: { client_id?: string; client_secret?: string } }>,
+  deps: Pick<OAuthDeps, 'store'>,
+): Promise<boolean> {
+  const presented = readClientCredentials(request.headers.authorization, request.body);
+  const clientId = presented.ok ? presented.clientId : request.body.client_id;
+  return typeof clientId === 'string' && clientId.length <= MAX_CLIENT_ID_LENGTH && (await deps.store.apps.findApp(clientId)) !== null;
+}

@@ -2,16 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import { CLIENT_AUTHENTICATION_SECURITY } from '../docs/security-schemes.js';
 import { serverDocs } from '../docs/tags.js';
 import type { AuthorizationServer } from './authorization-servers.js';
+import { oauthErrors } from '../errors.js';
+import { tokenHash } from '../sign-in/secret-tokens.js';
+import { presentsApp, requireApp } from './app-authentication.js';
 import { requireClient } from './client-authentication.js';
 import { inspectAccessToken } from './inspect-access-token.js';
 import type { OAuthDeps } from './oauth-deps.js';
 import { clientAuthenticatedResponses } from './responses.js';
 import { IntrospectionResponse, TokenOperationBody } from './schemas.js';
 
+const INACTIVE = { active: false };
+
 /**
  * RFC 7662 token introspection. A client may introspect only tokens issued to itself by this
  * server (§4: limit what is disclosed); any other token, or one that is not currently valid,
- * is simply `{"active": false}`.
+ * is simply `{"active": false}`. A confidential app (issue 34) authenticates with its secret
+ * and learns about its access tokens and its refresh tokens; a public app cannot introspect.
  */
 export function registerIntrospectionEndpoint(app: FastifyInstance, server: AuthorizationServer, deps: OAuthDeps): void {
   app.post<{ Body: TokenOperationBody }>(
@@ -19,7 +25,9 @@ export function registerIntrospectionEndpoint(app: FastifyInstance, server: Auth
     {
       schema: {
         summary: `Introspect an access token (form ${server.form})`,
-        description: 'RFC 7662. A client learns about its own tokens from this server only; anything else is `{"active": false}`.',
+        description:
+          'RFC 7662. A client learns about its own tokens from this server only; anything else is `{"active": false}`. ' +
+          'A confidential app authenticates with its client secret and may introspect its access and refresh tokens; a public app cannot introspect.',
         tags: [serverDocs(server).tag],
         operationId: `introspectToken${serverDocs(server).suffix}`,
         security: CLIENT_AUTHENTICATION_SECURITY,
@@ -38,11 +46,15 @@ export function registerIntrospectionEndpoint(app: FastifyInstance, server: Auth
       },
     },
     async (request, reply) => {
-      const client = await requireClient(request, deps);
+      const app = (await presentsApp(request, deps)) ? await requireApp(request, deps) : undefined;
+      // RFC 7662 §2.1, §4: the endpoint requires authentication, which a public app (a client_id alone) is not.
+      if (app?.clientType === 'public') throw oauthErrors.invalidClient('a public app cannot introspect', false);
+      const clientId = app ? app.clientId : (await requireClient(request, deps)).clientId;
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       const inspection = await inspectAccessToken(request.body.token, deps);
-      if (!inspection.active || inspection.claims.iss !== server.issuer || inspection.claims.client_id !== client.clientId) {
-        return { active: false };
+      if (!inspection.active && app) return introspectRefreshToken(request.body.token, app.clientId, deps);
+      if (!inspection.active || inspection.claims.iss !== server.issuer || inspection.claims.client_id !== clientId) {
+        return INACTIVE;
       }
       const { claims, principal } = inspection;
       return {
@@ -60,4 +72,19 @@ export function registerIntrospectionEndpoint(app: FastifyInstance, server: Auth
       };
     },
   );
+}
+
+/** An app's refresh token (RFC 7662 §2.2): what it grants and for whom while it works, else inactive. */
+async function introspectRefreshToken(token: string, clientId: string, deps: OAuthDeps) {
+  const live = await deps.store.apps.findLiveRefreshToken(tokenHash(token), clientId);
+  if (!live) return INACTIVE;
+  return {
+    active: true,
+    scope: live.scopes.join(' '),
+    client_id: clientId,
+    exp: Math.floor(live.expiresAt / 1000),
+    iat: Math.floor(live.issuedAt / 1000),
+    sub: live.userId,
+    username: live.email,
+  };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchRedirectUri, redirectUriProblem } from './redirect-uris.js';
+import { matchRedirectUri, redirectReachesOnlyTheApp, redirectUriProblem } from './redirect-uris.js';
 
 describe('redirect URIs', () => {
   const registered = ['https://app.example.com/callback', 'http://127.0.0.1/cb', 'com.example.app:/oauth'];
@@ -35,5 +35,12 @@ describe('redirect URIs', () => {
     expect(redirectUriProblem('https://app.example.com/cb#x')).toMatch(/fragment/);
     expect(redirectUriProblem('javascript:alert(1)')).toMatch(/must be https/);
     expect(redirectUriProblem('/relative')).toMatch(/not an absolute URI/);
+  });
+
+  it('reach only the app when https to a host that is not the device itself (a remembered approval may skip consent)', () => {
+    expect(redirectReachesOnlyTheApp('https://app.example.com/callback')).toBe(true);
+    for (const anyProgram of ['http://127.0.0.1:5000/cb', 'http://localhost/cb', 'http://[::1]:8080/cb', 'https://localhost/cb', 'https://[::1]/cb', 'com.example.app:/oauth']) {
+      expect(redirectReachesOnlyTheApp(anyProgram), anyProgram).toBe(false);
+    }
   });
 });

@@ -54,6 +54,16 @@ export function matchRedirectUri(requested: string, registered: readonly string[
   return registered.some((candidate) => withoutPort(candidate) === portless) ? requested : null;
 }
 
+/**
+ * Whether only the app can receive what is sent to this redirect URI: an https host it holds.
+ * Any program on the user's device may listen on a loopback port or claim a private-use
+ * scheme, and so pose as the app (RFC 8252 §8.6).
+ */
+export function redirectReachesOnlyTheApp(uri: string): boolean {
+  const url = parse(uri);
+  return url !== null && url.protocol === 'https:' && !LOOPBACK_HOSTS.has(url.hostname);
+}
+
 /** The origin a browser is sent to, for the consent page's form-action (a private-use scheme is its scheme). */
 export function redirectTarget(uri: string): string {
   const url = new URL(uri);

@@ -3,8 +3,8 @@ import { CLIENT_AUTHENTICATION_SECURITY } from '../docs/security-schemes.js';
 import { serverDocs } from '../docs/tags.js';
 import { oauthErrors } from '../errors.js';
 import type { AuthorizationServer } from './authorization-servers.js';
-import { readClientCredentials, requireClient } from './client-authentication.js';
-import { requireApp } from './app-authentication.js';
+import { requireClient } from './client-authentication.js';
+import { presentsApp, requireApp } from './app-authentication.js';
 import { tokenHash } from '../sign-in/secret-tokens.js';
 import type { AppForAuth } from '../store/apps.js';
 import type { FastifyRequest } from 'fastify';
@@ -49,7 +49,7 @@ export function registerRevocationEndpoint(app: FastifyInstance, server: Authori
     async (request, reply) => {
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       // An app acting for users revokes its refresh tokens (the grant) and access tokens here too.
-      if (await isAppRequest(request, deps)) {
+      if (await presentsApp(request, deps)) {
         await revokeAppToken(request, await requireApp(request, deps), deps);
         return reply.code(200).send();
       }
@@ -67,13 +67,6 @@ export function registerRevocationEndpoint(app: FastifyInstance, server: Authori
       return reply.code(200).send();
     },
   );
-}
-
-/** Whether the client presenting itself is an app (issue 34) rather than a client credential. */
-async function isAppRequest(request: FastifyRequest<{ Body: TokenOperationBody }>, deps: OAuthDeps): Promise<boolean> {
-  const presented = readClientCredentials(request.headers.authorization, request.body);
-  const clientId = presented.ok ? presented.clientId : request.body.client_id;
-  return typeof clientId === 'string' && clientId.length <= 2048 && (await deps.store.apps.findApp(clientId)) !== null;
 }
 
 /**

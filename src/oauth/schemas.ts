@@ -74,8 +74,8 @@ export const JwkSet = Type.Object(
 /** RFC 7662 §2.1 and RFC 7009 §2.1: a token plus the client's own authentication. */
 export const TokenOperationBody = Type.Object(
   {
-    token: Type.String({ description: 'The access token.' }),
-    token_type_hint: Type.Optional(Type.String({ description: 'Optional; only access tokens exist here.' })),
+    token: Type.String({ description: 'The access token, or an app\'s refresh token.' }),
+    token_type_hint: Type.Optional(Type.String({ description: 'Optional and only a hint (`access_token`, `refresh_token`): every kind is looked for.' })),
     client_id: Type.Optional(Type.String({ description: 'With client_secret_post; omit when using HTTP Basic.' })),
     client_secret: Type.Optional(Type.String({ description: 'With client_secret_post; omit when using HTTP Basic.' })),
   },

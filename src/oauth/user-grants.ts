@@ -8,6 +8,7 @@ import { requireApp } from './app-authentication.js';
 import type { AuthorizationServer } from './authorization-servers.js';
 import type { OAuthDeps } from './oauth-deps.js';
 import { verifierMatches } from './pkce.js';
+import { audienceFor } from './resource-indicators.js';
 import type { TokenRequestBody } from './schemas.js';
 
 /** A refresh token works once (it rotates on every use), for at most 30 days from its issue. */
@@ -31,10 +32,13 @@ export async function answerUserGrant(request: FastifyRequest<{ Body: TokenReque
   const app = await requireApp(request, deps);
   const refreshToken = newSecretToken();
   const refresh = { hash: tokenHash(refreshToken), expiresAt: deps.clock.now() + REFRESH_TOKEN_TTL_MS };
+  // RFC 8707 §2.2: a resource named here must be one the user granted (checked against the code or the grant).
+  const requested = request.body.resource === undefined ? undefined : audienceFor(deps.resources, server, request.body.resource);
+  const resourceRefused = (granted: string | null) => requested !== undefined && !grantedResourceCovers(granted, requested, server, deps);
   const { grant, scopes } =
     request.body.grant_type === 'authorization_code'
-      ? { grant: await exchangeCode(request.body, app, refresh, deps), scopes: undefined }
-      : await rotateRefreshToken(request.body, app, refresh, deps);
+      ? { grant: await exchangeCode(request.body, app, refresh, resourceRefused, deps), scopes: undefined }
+      : await rotateRefreshToken(request.body, app, refresh, resourceRefused, deps);
   // Through the per-process cache the API guard reads: a revocation empties it everywhere within the second.
   const principal = await deps.reads.findGrantPrincipal(grant.id);
   if (!principal) throw oauthErrors.invalidGrant('grant, app or user no longer active');
@@ -44,7 +48,7 @@ export async function answerUserGrant(request: FastifyRequest<{ Body: TokenReque
     app.clientId,
     granted,
     { keys: deps.keys, clock: deps.clock, ttlSeconds: deps.config.tokenTtlSeconds },
-    grant.resource ?? server.audience,
+    requested ?? grant.resource ?? server.audience,
     { userId: grant.userId, grantId: grant.id },
   );
   deps.metrics.tokensIssued.inc({ server: server.form === 'A' ? 'default' : 'custom' });
@@ -59,7 +63,23 @@ export async function answerUserGrant(request: FastifyRequest<{ Body: TokenReque
   };
 }
 
-async function exchangeCode(body: TokenRequestBody, app: AppForAuth, refresh: { hash: string; expiresAt: number }, deps: OAuthDeps): Promise<Grant> {
+/**
+ * Whether a token for `requested` may come of a grant for `granted` (null: authorized without
+ * a resource, which serves the REST API, so the API's identifier may be named for it).
+ */
+function grantedResourceCovers(granted: string | null, requested: string, server: AuthorizationServer, deps: OAuthDeps): boolean {
+  return requested === (granted ?? server.audience) || (granted === null && requested === deps.resources.api.identifier);
+}
+
+const notGranted = () => oauthErrors.invalidTarget('The resource was not granted by the user for this code or refresh token.');
+
+async function exchangeCode(
+  body: TokenRequestBody,
+  app: AppForAuth,
+  refresh: { hash: string; expiresAt: number },
+  resourceRefused: (granted: string | null) => boolean,
+  deps: OAuthDeps,
+): Promise<Grant> {
   const code = required(body, 'code');
   const redirectUri = required(body, 'redirect_uri');
   const verifier = required(body, 'code_verifier');
@@ -69,6 +89,7 @@ async function exchangeCode(body: TokenRequestBody, app: AppForAuth, refresh: { 
       if (issued.clientId !== app.clientId) return 'client';
       if (issued.redirectUri !== redirectUri) return 'redirect_uri';
       if (!verifierMatches(verifier, issued.codeChallenge)) return 'code_verifier';
+      if (resourceRefused(issued.resource)) return 'resource';
       return null;
     },
     { grantId: randomUUID(), refreshHash: refresh.hash, refreshExpiresAt: refresh.expiresAt },
@@ -79,6 +100,7 @@ async function exchangeCode(body: TokenRequestBody, app: AppForAuth, refresh: { 
     if (exchange.grantId) await deps.store.apps.revokeGrant(exchange.grantId, { actor: `client:${app.clientId}` }, 'authorization code replayed');
     throw oauthErrors.invalidGrant('authorization code replayed');
   }
+  if (exchange.reason === 'refused' && exchange.detail === 'resource') throw notGranted();
   if (exchange.reason === 'refused' && exchange.detail !== 'client') throw oauthErrors.invalidGrantMismatch(exchange.detail === 'code_verifier' ? 'code_verifier' : 'redirect_uri');
   throw oauthErrors.invalidGrant(`authorization code ${exchange.reason}`);
 }
@@ -87,21 +109,24 @@ async function rotateRefreshToken(
   body: TokenRequestBody,
   app: AppForAuth,
   next: { hash: string; expiresAt: number },
+  resourceRefused: (granted: string | null) => boolean,
   deps: OAuthDeps,
 ): Promise<{ grant: Grant; scopes: string[] | undefined }> {
   const presented = required(body, 'refresh_token');
   // RFC 6749 §6: a narrower scope may be asked for, never a wider one.
   const asked = typeof body.scope === 'string' && body.scope.trim() !== '' ? [...new Set(body.scope.split(' ').filter((s) => s !== ''))] : undefined;
-  const rotation = await deps.store.apps.rotateRefreshToken(tokenHash(presented), app.clientId, next);
-  if (!rotation.ok) {
-    if (rotation.reason === 'reused') {
-      // A rotated-out refresh token came back: one of two holders is a thief; the family ends (OAuth 2.1 §4.3.1).
-      await deps.store.apps.revokeGrant(rotation.grantId, { actor: `client:${app.clientId}` }, 'refresh token reused');
-    }
-    throw oauthErrors.invalidGrant(`refresh token ${rotation.reason}`);
+  // Checked before the rotation: a refused request leaves the presented token usable (its retry is no reuse).
+  const rotation = await deps.store.apps.rotateRefreshToken(tokenHash(presented), app.clientId, next, (grant) => {
+    if (asked && !asked.every((s) => grant.scopes.includes(s))) return 'scope';
+    if (resourceRefused(grant.resource)) return 'resource';
+    return null;
+  });
+  if (rotation.ok) return { grant: rotation.grant, scopes: asked };
+  if (rotation.reason === 'reused') {
+    // A rotated-out refresh token came back: one of two holders is a thief; the family ends (OAuth 2.1 §4.3.1).
+    await deps.store.apps.revokeGrant(rotation.grantId, { actor: `client:${app.clientId}` }, 'refresh token reused');
   }
-  if (asked && !asked.every((s) => rotation.grant.scopes.includes(s))) {
-    throw oauthErrors.invalidScope(asked.join(' '), rotation.grant.scopes.join(' '));
-  }
-  return { grant: rotation.grant, scopes: asked };
+  if (rotation.reason === 'refused' && rotation.detail === 'scope') throw oauthErrors.invalidScope(asked!.join(' '), rotation.grant.scopes.join(' '));
+  if (rotation.reason === 'refused') throw notGranted();
+  throw oauthErrors.invalidGrant(`refresh token ${rotation.reason}`);
 }

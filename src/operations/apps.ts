@@ -4,7 +4,7 @@ import { redirectUriProblem } from '../oauth/redirect-uris.js';
 import { FAMILY_SCOPES, READ_SCOPES } from '../scope-names.js';
 import { isoTime } from '../iso-time.js';
 import type { App, ClientType } from '../store/apps.js';
-import { StoreConflictError } from '../store/conflicts.js';
+import { conflict, StoreConflictError } from '../store/conflicts.js';
 import type { Actor } from '../store/store.js';
 import type { OperationDeps } from './deps.js';
 import { NullableTime, Time } from './views.js';
@@ -100,3 +100,22 @@ export const listApps = async (d: OperationDeps): Promise<AppView[]> => (await d
 
 /** Revokes an app: every token any user granted it stops working, and no user can authorize it again. */
 export const revokeApp = async (d: OperationDeps, clientId: string, by: Actor): Promise<AppView> => appView(await d.store.apps.revokeApp(clientId, by));
+
+export const ApprovalView = Type.Object(
+  {
+    clientId: Type.String(),
+    name: Type.String(),
+    scopes: Type.Array(Type.String(), { description: 'Every scope of the user\'s live grants of the app.' }),
+    approvedAt: Time,
+    lastUsedAt: NullableTime,
+  },
+  { title: 'Approval', description: 'An app an API user approved and has not revoked, as the user sees it on their page.' },
+);
+export type ApprovalView = Static<typeof ApprovalView>;
+
+/** The apps an API user approved and has not revoked (what their own page lists). */
+export async function listUserApprovals(d: OperationDeps, email: string): Promise<ApprovalView[]> {
+  const user = await d.store.credentials.findUserByEmail(email);
+  if (!user) throw conflict.noUser(email);
+  return (await d.store.apps.approvedApps(user.id)).map((a) => ({ ...a, approvedAt: isoTime(a.approvedAt), lastUsedAt: isoTime(a.lastUsedAt) }));
+}

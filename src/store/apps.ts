@@ -56,6 +56,15 @@ export interface ApprovedApp {
   lastUsedAt: number | null;
 }
 
+/** A usable refresh token, as its app may learn about it (RFC 7662). */
+export interface LiveRefreshToken {
+  userId: string;
+  email: string;
+  scopes: string[];
+  issuedAt: number;
+  expiresAt: number;
+}
+
 export interface NewAuthorizationCode {
   codeHash: string;
   clientId: string;
@@ -81,6 +90,8 @@ export type CodeExchange =
 export type RefreshRotation =
   | { ok: true; grant: Grant }
   | { ok: false; reason: 'unknown' | 'expired' | 'revoked' }
+  /** The caller's check refused the request: nothing was rotated. */
+  | { ok: false; reason: 'refused'; detail: string; grant: Grant }
   /** Used before: the whole family is to be revoked. */
   | { ok: false; reason: 'reused'; grantId: string };
 
@@ -246,8 +257,15 @@ export class AppRepository {
   /**
    * Rotates a refresh token: the presented one is used up and `next` replaces it in the same
    * family. A token used before means it was copied: the caller revokes the whole family.
+   * `check` says why this request may not have the grant's tokens (a wider scope, another
+   * resource); then nothing changes and the presented token stays usable.
    */
-  rotateRefreshToken(tokenHash: string, clientId: string, next: { hash: string; expiresAt: number }): Promise<RefreshRotation> {
+  rotateRefreshToken(
+    tokenHash: string,
+    clientId: string,
+    next: { hash: string; expiresAt: number },
+    check: (grant: Grant) => string | null,
+  ): Promise<RefreshRotation> {
     return this.db.write(null, async (tx) => {
       const r = await tx.one(
         `SELECT r.used_at, r.expires_at, g.id, g.user_id, g.client_id, g.scopes, g.resource, g.revoked_at
@@ -261,6 +279,8 @@ export class AppRepository {
       if (r.revoked_at !== null) return { ok: false, reason: 'revoked' } as const;
       const now = this.clock.now();
       if ((r.expires_at as number) <= now) return { ok: false, reason: 'expired' } as const;
+      const refused = check(grant);
+      if (refused !== null) return { ok: false, reason: 'refused', detail: refused, grant } as const;
       await tx.run('UPDATE refresh_tokens SET used_at = @now WHERE token_hash = @tokenHash', { tokenHash, now });
       await tx.run('INSERT INTO refresh_tokens (token_hash, grant_id, created_at, expires_at) VALUES (@hash, @grantId, @now, @expiresAt)', {
         hash: next.hash,
@@ -282,6 +302,25 @@ export class AppRepository {
     return (r?.id as string | undefined) ?? null;
   }
 
+  /** A refresh token of `clientId` that works now (unspent, unexpired, its grant, app and user live), or null. */
+  async findLiveRefreshToken(tokenHash: string, clientId: string): Promise<LiveRefreshToken | null> {
+    const r = await this.db.one(
+      `SELECT r.created_at, r.expires_at, g.user_id, g.scopes, u.email
+         FROM refresh_tokens r JOIN app_grants g ON g.id = r.grant_id JOIN apps a ON a.client_id = g.client_id JOIN users u ON u.id = g.user_id
+        WHERE r.token_hash = @tokenHash AND g.client_id = @clientId AND r.used_at IS NULL AND r.expires_at > @now
+          AND g.revoked_at IS NULL AND a.revoked_at IS NULL AND u.status = 'active'`,
+      { tokenHash, clientId, now: this.clock.now() },
+    );
+    if (!r) return null;
+    return {
+      userId: r.user_id as string,
+      email: r.email as string,
+      scopes: (r.scopes as string).split(' '),
+      issuedAt: r.created_at as number,
+      expiresAt: r.expires_at as number,
+    };
+  }
+
   /** Ends one grant and with it every token of its family (a replayed code, a reused refresh token). */
   revokeGrant(grantId: string, by: Actor, why: string): Promise<void> {
     return this.db.write(ACCESS, async (tx) => {
@@ -301,6 +340,21 @@ export class AppRepository {
       if (revoked > 0) await audit(tx, this.clock, by, 'app.unauthorize', clientId, { grants: revoked });
       return revoked;
     });
+  }
+
+  /**
+   * Whether the user has approved the app for all of `scopes` at `resource` (null: the REST
+   * API) and not taken it back: the live grants of the app for that resource cover them
+   * together (the most recent 50, however many authorizations there were).
+   */
+  async approvalCovers(userId: string, clientId: string, scopes: readonly string[], resource: string | null): Promise<boolean> {
+    const rows = await this.db.all(
+      `SELECT scopes, resource FROM app_grants WHERE user_id = @userId AND client_id = @clientId AND revoked_at IS NULL
+        ORDER BY created_at DESC LIMIT 50`,
+      { userId, clientId },
+    );
+    const approved = new Set(rows.filter((r) => ((r.resource as string | null) ?? null) === resource).flatMap((r) => (r.scopes as string).split(' ')));
+    return scopes.every((s) => approved.has(s));
   }
 
   /** The apps a user has approved and not revoked: the scopes of every live grant, and when it last got a token. */

@@ -44,8 +44,9 @@ export interface Database extends Reader {
   ping(): Promise<void>;
   close(): Promise<void>;
   /**
-   * SQLite only: a number that changes when another connection (a CLI command, another
-   * worker) commits. Cheap enough to call on every request; caches compare it.
+   * SQLite only: a number that changes when another process (a CLI command, another worker)
+   * commits, and never for this process's own writes, which announce what they change. Cheap
+   * enough to call on every request; caches compare it.
    */
   externalChangeVersion?(): number;
   /** PostgreSQL only: the connection pool's state, for metrics. */

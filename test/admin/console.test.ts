@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,11 +12,14 @@ import { createAdminWithLink } from '../../src/admin/setup-links.js';
 import { totpCode } from '../../src/sign-in/totp.js';
 import { parseSessionFile } from '../../src/imports/parse-session-file.js';
 import { importVideo } from '../../src/media/import-video.js';
+import { registerApp } from '../../src/operations/apps.js';
 import { generateTestVideo } from '../../src/media/ffmpeg/test-video.js';
 import { DETAILS_PLAN, detailsInput, PARTICIPANT_A } from '../helpers/details.js';
 import { freePort, within } from '../helpers/net.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { skipWithoutChromium, warnIfSkippedWithoutChromium } from '../helpers/chromium.js';
+import { FormBrowser } from '../helpers/form-browser.js';
+import { signIn } from '../helpers/users.js';
 import { openConsoleBrowser, type ConsoleBrowser } from './console-browser.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -284,6 +288,29 @@ describe.skipIf(skipWithoutChromium)('the admin console in headless Chromium', {
       await checkPage('user-sign-in-link');
       const setup = await fetch(`${t.url}/account/setup`);
       expect(setup.status).toBe(200);
+    });
+
+    it("sets the API user's password (issue 34), with which the user signs in, and lists the apps the user approved", async () => {
+      const { page } = browser;
+      await page.goto(`${adminUrl}/#/users/${userEmail}`);
+      await heading(`API user ${userEmail}`).waitFor();
+      await page.getByText('This user has approved no app.').waitFor();
+      const userPassword = 'a password set by support';
+      await page.getByLabel('New password').fill(userPassword);
+      await page.getByRole('button', { name: 'Set password' }).click();
+      await page.getByRole('status').filter({ hasText: `Password set for ${userEmail}` }).waitFor();
+      expect((await signIn(new FormBrowser(t.url), userEmail, userPassword)).status).toBe(303);
+
+      // An approval as the authorization endpoint and the code exchange record it.
+      const { app } = await registerApp(t.runtime, { name: 'Approved App', redirectUris: ['http://127.0.0.1/cb'], scopes: ['sessions:read', 'clips:read'], clientType: 'public' }, { actor: 'test' });
+      const user = (await t.runtime.store.credentials.findUserByEmail(userEmail))!;
+      const codeHash = randomUUID();
+      await t.runtime.store.apps.createCode({ codeHash, clientId: app.clientId, userId: user.id, redirectUri: 'http://127.0.0.1/cb', codeChallenge: 'c', scopes: ['sessions:read'], resource: null, expiresAt: Date.now() + 60_000 });
+      await t.runtime.store.apps.exchangeCode(codeHash, () => null, { grantId: randomUUID(), refreshHash: randomUUID(), refreshExpiresAt: Date.now() + 60_000 });
+      await page.reload();
+      await page.getByRole('table', { name: 'Apps this user approved' }).getByRole('cell', { name: 'Approved App' }).waitFor();
+      await page.getByRole('cell', { name: 'sessions:read', exact: true }).waitFor();
+      await checkPage('user-approvals');
     });
 
     it('registers a partner app (issue 34): its secret shown once; revokes it', async () => {

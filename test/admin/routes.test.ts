@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { registerApp } from '../../src/operations/apps.js';
 import { AdminSession, signedInAdmin, startAdminTestApp } from '../helpers/admin-app.js';
 
 const app = await startAdminTestApp();
@@ -75,6 +76,24 @@ describe('support: API users and credentials', () => {
       await operator.request('GET', `/admin/api/audit?actor=${encodeURIComponent(`admin:${support.email}`)}&action=credential`),
     );
     expect(audit.map((e) => e.action)).toEqual(['credential.issue', 'credential.rotate', 'credential.retire_previous', 'credential.revoke']);
+  });
+
+  it("lists the apps an API user approved and has not revoked; an unknown user is 404", async () => {
+    const email = `approver-${randomUUID()}@example.com`;
+    expect((await support.request('POST', '/admin/api/users', { email })).status).toBe(201);
+    const approvals = () => support.request('GET', `/admin/api/users/${encodeURIComponent(email)}/approvals`);
+    expect(await json(await approvals())).toEqual([]);
+    const store = app.t.runtime.store;
+    const { app: partner } = await registerApp(app.t.runtime, { name: 'Partner', redirectUris: ['https://partner.example/cb'], scopes: ['sessions:read'], clientType: 'public' }, by);
+    const user = (await store.credentials.findUserByEmail(email))!;
+    const codeHash = randomUUID();
+    await store.apps.createCode({ codeHash, clientId: partner.clientId, userId: user.id, redirectUri: 'https://partner.example/cb', codeChallenge: 'c', scopes: ['sessions:read'], resource: null, expiresAt: Date.now() + 60_000 });
+    await store.apps.exchangeCode(codeHash, () => null, { grantId: randomUUID(), refreshHash: randomUUID(), refreshExpiresAt: Date.now() + 60_000 });
+    expect(await json(await approvals())).toEqual([{ clientId: partner.clientId, name: 'Partner', scopes: ['sessions:read'], approvedAt: expect.any(String), lastUsedAt: expect.any(String) }]);
+    await store.apps.revokeUserApp(user.id, partner.clientId, by);
+    expect(await json(await approvals())).toEqual([]);
+    const unknown = await support.request('GET', '/admin/api/users/nobody-at-all%40example.com/approvals');
+    expect(unknown.status).toBe(404);
   });
 
   it('answers bad input with a 400 naming the field, an unknown client with 404', async () => {
@@ -210,6 +229,7 @@ describe('role matrix: each role is refused what it may not do', () => {
     ['POST', '/admin/api/users', { email: `m-${randomUUID()}@example.com` }, ['operator', 'support']],
     ['POST', '/admin/api/users/nobody%40example.com/disable', undefined, ['operator', 'support']],
     ['POST', '/admin/api/users/nobody%40example.com/enable', undefined, ['operator', 'support']],
+    ['GET', '/admin/api/users/nobody%40example.com/approvals', undefined, ['operator', 'support']],
     ['GET', '/admin/api/credentials', undefined, ['operator', 'support']],
     ['POST', '/admin/api/credentials', { email: 'nobody@example.com' }, ['operator', 'support']],
     ['POST', `/admin/api/credentials/0oa${'Z'.repeat(17)}/rotate`, undefined, ['operator', 'support']],

@@ -237,7 +237,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
   for (const m of ['listAdmins', 'getAdmin', 'findAdminForSignIn', 'findSession', 'pendingTotp', 'assignedWorkspaces', 'administers', 'listClients', 'findClientForAuth']) readers.add(`admins.${m}`);
   // Apps, codes and refresh tokens: read from the database at every use; what tokens depend on (grants) is revoked with `access`.
   for (const m of ['createApp', 'saveMetadataApp', 'createCode', 'exchangeCode', 'rotateRefreshToken']) bookkeeping.add(`apps.${m}`);
-  for (const m of ['findApp', 'listApps', 'approvedApps', 'findGrantPrincipal', 'grantOfRefreshToken']) readers.add(`apps.${m}`);
+  for (const m of ['findApp', 'listApps', 'approvedApps', 'approvalCovers', 'findGrantPrincipal', 'grantOfRefreshToken', 'findLiveRefreshToken']) readers.add(`apps.${m}`);
   // Users' passwords, TOTP and browser sessions: read from the database on every page, never cached.
   for (const m of ['completeSetup', 'setPassword', 'createSession', 'endSession', 'recordTotpStep', 'setPendingTotp', 'enableTotp', 'resetTotp']) bookkeeping.add(`userAccounts.${m}`);
   for (const m of ['findForSignIn', 'findSession', 'pendingTotp']) readers.add(`userAccounts.${m}`);

@@ -323,3 +323,151 @@ describe('attacks on the token endpoint', () => {
     expect(await answer.json()).toMatchObject({ error: 'invalid_client' });
   });
 });
+
+describe('an approval is remembered where only the app can receive the code (an https redirect URI)', () => {
+  const server = () => servers()[1]!;
+  const HUB = 'https://hub.example.com/callback';
+  let hub: { clientId: string; clientSecret: string };
+
+  beforeAll(async () => {
+    const registered = await registerApp(t.runtime, { name: 'Hub Web', redirectUris: [HUB], scopes: ['studies:read', 'sessions:read', 'clips:read'], clientType: 'confidential' }, by);
+    hub = { clientId: registered.app.clientId, clientSecret: registered.clientSecret! };
+  });
+
+  const authorize = async (scope: string, params: Record<string, string> = {}) => {
+    const flow = await startFlow(server(), hub.clientId, { redirect_uri: HUB, scope, ...params });
+    return { flow, page: await browser.get(`${flow.url.pathname}${flow.url.search}`) };
+  };
+  /** The app exchanges the code the browser came back with: the approval becomes a grant. */
+  const redeem = async (location: string, verifier: string) => {
+    const back = new URL(location);
+    expect(`${back.origin}${back.pathname}`).toBe(HUB);
+    const answer = await fetch(`${server().issuer}/v1/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${hub.clientId}:${hub.clientSecret}`).toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, code_verifier: verifier, redirect_uri: HUB }),
+    });
+    expect(answer.status).toBe(200);
+    return (await answer.json()) as { access_token: string; scope: string };
+  };
+
+  it('the same or fewer scopes skip the consent page; more scopes, another resource or prompt=consent ask again; a revocation forgets it', async () => {
+    const first = await authorize('sessions:read clips:read');
+    expect(first.page.status).toBe(200);
+    expect(first.page.body).toContain('Allow Hub Web to read your results?');
+    const allowed = await browser.post(first.flow.url.pathname, { ...hiddenFields(first.page), decision: 'allow' });
+    await redeem(allowed.location!, first.flow.verifier);
+
+    const same = await authorize('sessions:read clips:read');
+    expect(same.page.status).toBe(303);
+    expect(Object.fromEntries(new URL(same.page.location!).searchParams)).toMatchObject({ state: same.flow.state, iss: server().issuer });
+    expect((await redeem(same.page.location!, same.flow.verifier)).scope).toBe('sessions:read clips:read');
+    const fewer = await authorize('clips:read');
+    expect(fewer.page.status).toBe(303);
+    expect((await redeem(fewer.page.location!, fewer.flow.verifier)).scope).toBe('clips:read');
+
+    expect((await authorize('sessions:read studies:read')).page.status).toBe(200);
+    expect((await authorize('sessions:read', { resource: `${t.url}/mcp` })).page.status).toBe(200);
+    expect((await authorize('sessions:read', { prompt: 'consent' })).page.status).toBe(200);
+
+    const apps = await browser.get('/account/apps');
+    expect((await browser.post('/account/apps/revoke', { csrf: browser.formToken(apps), client_id: hub.clientId })).body).toContain('Revoked');
+    expect((await authorize('sessions:read')).page.status).toBe(200);
+  });
+
+  it('a loopback redirect asks every time, approved before or not (any program on the device may listen there)', async () => {
+    await obtainTokens(server(), confidential, { scope: 'sessions:read' });
+    const flow = await startFlow(server(), confidential.clientId, { scope: 'sessions:read' });
+    expect((await browser.get(`${flow.url.pathname}${flow.url.search}`)).status).toBe(200);
+  });
+});
+
+describe('resource (RFC 8707) at the token endpoint for a user\'s grant: one the user granted, or invalid_target', () => {
+  const server = () => servers()[1]!;
+  const post = (form: Record<string, string>) =>
+    fetch(`${server().issuer}/v1/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${confidential.clientId}:${confidential.clientSecret}`).toString('base64')}` },
+      body: new URLSearchParams(form),
+    });
+  const audienceOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { aud: string }).aud;
+  const codeFor = async (params: Record<string, string>) => {
+    const flow = await startFlow(server(), confidential.clientId, params);
+    const { answer } = await approve(browser, flow.url.href);
+    return { code: new URL(answer.location!).searchParams.get('code')!, verifier: flow.verifier };
+  };
+  const exchange = ({ code, verifier }: { code: string; verifier: string }, resource?: string) =>
+    post({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: 'http://127.0.0.1:51234/callback', ...(resource ? { resource } : {}) });
+
+  it('a code granted for the MCP endpoint: the same resource is served, the REST API is invalid_target (and the code is used up)', async () => {
+    const mcp = `${t.url}/mcp`;
+    const granted = await codeFor({ resource: mcp });
+    const refused = await exchange(granted, t.url);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: 'invalid_target' });
+    expect(await (await exchange(granted, mcp)).json()).toMatchObject({ error: 'invalid_grant' });
+
+    const tokens = (await (await exchange(await codeFor({ resource: mcp }), mcp)).json()) as { access_token: string; refresh_token: string };
+    expect(audienceOf(tokens.access_token)).toBe(mcp);
+    // At refresh: another resource is refused and spends nothing; the granted one is served.
+    const wrong = await post({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, resource: t.url });
+    expect(await wrong.json()).toMatchObject({ error: 'invalid_target' });
+    const foreign = await post({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, resource: 'https://elsewhere.example/' });
+    expect(await foreign.json()).toMatchObject({ error: 'invalid_target' });
+    const refreshed = await post({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, resource: mcp });
+    expect(refreshed.status).toBe(200);
+    expect(audienceOf(((await refreshed.json()) as { access_token: string }).access_token)).toBe(mcp);
+  });
+
+  it('a grant made without a resource serves the REST API: named by its URI it is served, the MCP endpoint is invalid_target', async () => {
+    const tokens = (await (await exchange(await codeFor({}), t.url)).json()) as { access_token: string; refresh_token: string };
+    expect(audienceOf(tokens.access_token)).toBe(t.url);
+    expect((await api(tokens.access_token)).status).toBe(200);
+    const mcp = await post({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, resource: `${t.url}/mcp` });
+    expect(await mcp.json()).toMatchObject({ error: 'invalid_target' });
+    // A wider scope is refused before the rotation too: the same refresh token still works (no reuse, no revoked family).
+    const wider = await post({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, scope: `${server().scope} made:up` });
+    expect(await wider.json()).toMatchObject({ error: 'invalid_scope' });
+    expect((await post({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).status).toBe(200);
+  });
+});
+
+describe('an app introspects its own tokens (RFC 7662, oauth4webapi)', () => {
+  const server = () => servers()[1]!;
+
+  it('a confidential app learns about its access and refresh tokens while they work, and nothing of another app\'s', async () => {
+    const { flow, tokens, client, auth } = await obtainTokens(server(), confidential, { scope: 'sessions:read' });
+    const introspect = async (token: string, as = flow.as, c = client, a = auth) =>
+      oauth.processIntrospectionResponse(as, c, await oauth.introspectionRequest(as, c, a, token, insecure));
+    const user = await t.runtime.store.credentials.findUserByEmail(s.email);
+    expect(await introspect(tokens.access_token)).toMatchObject({ active: true, client_id: confidential.clientId, sub: user!.id, username: s.email, scope: 'sessions:read', token_type: 'Bearer' });
+    const refresh = await introspect(tokens.refresh_token!);
+    expect(refresh).toMatchObject({ active: true, client_id: confidential.clientId, sub: user!.id, username: s.email, scope: 'sessions:read' });
+    // 30 days (the two instants are taken a few milliseconds apart).
+    expect(Math.abs(refresh.exp! - refresh.iat! - 30 * 24 * 3600)).toBeLessThanOrEqual(1);
+
+    const other = await registerApp(t.runtime, { name: 'Nosy', redirectUris: [REDIRECT], scopes: ['studies:read'], clientType: 'confidential' }, by);
+    const nosy = { client_id: other.app.clientId };
+    for (const token of [tokens.access_token, tokens.refresh_token!]) {
+      expect(await introspect(token, flow.as, nosy, oauth.ClientSecretBasic(other.clientSecret!))).toEqual({ active: false });
+    }
+
+    // Rotated out, the refresh token is spent; revoked, the grant's access tokens end.
+    const refreshed = await oauth.processRefreshTokenResponse(flow.as, client, await oauth.refreshTokenGrantRequest(flow.as, client, auth, tokens.refresh_token!, insecure));
+    expect(await introspect(tokens.refresh_token!)).toEqual({ active: false });
+    await oauth.processRevocationResponse(await oauth.revocationRequest(flow.as, client, auth, refreshed.refresh_token!, insecure));
+    expect(await introspect(refreshed.refresh_token!)).toEqual({ active: false });
+    expect(await introspect(refreshed.access_token)).toEqual({ active: false });
+  });
+
+  it('a public app cannot introspect (it has no credentials to authenticate with), and a wrong secret is invalid_client', async () => {
+    const { tokens } = await obtainTokens(server(), publicApp);
+    const introspect = (body: Record<string, string>, headers: Record<string, string> = {}) =>
+      fetch(`${server().issuer}/v1/introspect`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(body) });
+    const asPublic = await introspect({ token: tokens.access_token, client_id: publicApp.clientId });
+    expect(asPublic.status).toBe(401);
+    expect(await asPublic.json()).toMatchObject({ error: 'invalid_client' });
+    const wrongSecret = await introspect({ token: tokens.access_token }, { authorization: `Basic ${Buffer.from(`${confidential.clientId}:wrong`).toString('base64')}` });
+    expect(wrongSecret.status).toBe(401);
+  });
+});

@@ -164,7 +164,19 @@ export const usersApi = {
   setStatus: (email: string, status: 'active' | 'disabled') => post<ApiUser>(`${ADMIN_API}/users/${enc(email)}/${status === 'active' ? 'enable' : 'disable'}`),
   /** A one-time link with which the user chooses a password (and can then sign in and approve apps). */
   invite: (email: string) => post<UserSetupLink>(`${ADMIN_API}/users/invitations`, { email }),
+  /** Sets the password directly (the user is signed out of every browser). */
+  setPassword: (email: string, password: string) => put<ApiUser>(`${ADMIN_API}/users/${enc(email)}/password`, { password }),
+  approvals: (email: string) => get<Approval[]>(`${ADMIN_API}/users/${enc(email)}/approvals`),
 };
+
+/** An app the user approved and has not revoked. */
+export interface Approval {
+  clientId: string;
+  name: string;
+  scopes: string[];
+  approvedAt: string;
+  lastUsedAt: string | null;
+}
 
 export interface UserSetupLink {
   user: ApiUser;

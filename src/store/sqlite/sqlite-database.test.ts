@@ -150,3 +150,35 @@ describe('SQLite: pages of one status', () => {
     }
   });
 });
+
+describe('SQLite: which commits the caches hear of', () => {
+  it("moves the change version for another connection's commit, never for this process's own (which announce what they change)", async () => {
+    const path = join(dir, 'versions.db');
+    const announced: string[] = [];
+    const store = await openSqliteStore(path, new ManualClock(), async (change) => void announced.push(change.topic));
+    const other = await openSqliteStore(path, new ManualClock());
+    const version = () => store.database.externalChangeVersion!();
+    try {
+      await store.database.migrate();
+      const start = version();
+      // A write that changes nothing cached (a refresh token's rotation, a last-use time): no cache empties.
+      await store.settings.getOrSet('own', 'a');
+      expect(version()).toBe(start);
+      expect(announced).toEqual([]);
+      // A write that does change what is cached reaches this process's caches by its announcement.
+      await store.directory.createWorkspace({ id: 'w', name: 'W' }, { actor: 'test' });
+      expect(version()).toBe(start);
+      expect(announced).toEqual(['access']);
+      // Another process (a CLI command, another worker) announces nothing here: its commit moves the version.
+      await other.settings.getOrSet('other', 'b');
+      const afterOther = version();
+      expect(afterOther).not.toBe(start);
+      // Seen from inside this process's own write transaction too.
+      await other.settings.getOrSet('other-2', 'c');
+      await store.database.write(null, async () => expect(version()).not.toBe(afterOther));
+    } finally {
+      await other.database.close();
+      await store.database.close();
+    }
+  });
+});

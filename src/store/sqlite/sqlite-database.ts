@@ -22,6 +22,7 @@ export class SqliteDatabase implements Database {
   private readonly writer: Connection;
   private readonly readStatements = new Map<string, BetterSqlite3.Statement>();
   private readonly writeStatements = new Map<string, BetterSqlite3.Statement>();
+  /** On the writer: moves only when another connection (another process) commits. */
   private readonly dataVersion: BetterSqlite3.Statement;
   /** The tail of the queue of work on the writer connection. */
   private writerQueue: Promise<unknown> = Promise.resolve();
@@ -34,7 +35,7 @@ export class SqliteDatabase implements Database {
     mkdirSync(dirname(path), { recursive: true });
     this.writer = open(path);
     this.reader = open(path);
-    this.dataVersion = this.reader.prepare('PRAGMA data_version').pluck();
+    this.dataVersion = this.writer.prepare('PRAGMA data_version').pluck();
   }
 
   async one<T extends Row = Row>(sql: string, params: Params = {}): Promise<T | undefined> {
@@ -114,6 +115,15 @@ export class SqliteDatabase implements Database {
     this.reader.prepare('SELECT 1').get();
   }
 
+  /**
+   * Asked of the writer connection, whose `PRAGMA data_version` moves when any other connection
+   * commits but never for its own commits: this process's writes reach its caches through what
+   * they announce (nothing, for a refresh token's rotation or a last-use time), so a write that
+   * changes nothing cached no longer empties every cache of the process. The reader's version
+   * would move on the writer's commits too. The writer cannot miss another process's commit: it
+   * checks on every call when idle, and holds the write lock (so none can commit) inside a
+   * transaction.
+   */
   externalChangeVersion(): number {
     return this.dataVersion.get() as number;
   }

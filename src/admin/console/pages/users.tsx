@@ -1,5 +1,15 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { credentialsApi, usersApi, type ApiUser, type UserSetupLink, type Credential, type IssuedCredential, type RotatedCredential, type WhereToUse } from '../admin-api.js';
+import {
+  credentialsApi,
+  usersApi,
+  type ApiUser,
+  type Approval,
+  type UserSetupLink,
+  type Credential,
+  type IssuedCredential,
+  type RotatedCredential,
+  type WhereToUse,
+} from '../admin-api.js';
 import { href, type Route } from '../router.js';
 import { ACTIONS, ConfirmButton, CopyField, ErrorMessage, Field, InlineForm, LoadedView, Notice, Page, TableHead, counted, formatTime, useAction, useLoad } from '../ui.js';
 
@@ -60,6 +70,7 @@ function UserPage({ email }: { email: string }) {
       </p>
       <UserStatus email={email} />
       <SignInSection email={email} />
+      <ApprovalsSection email={email} />
       <CredentialsSection email={email} />
     </Page>
   );
@@ -119,7 +130,69 @@ function SignInSection({ email }: { email: string }) {
           <CopyField label="Sign-in link" value={link.setupLink} />
         </>
       ) : null}
+      <SetPasswordForm email={email} />
     </>
+  );
+}
+
+/** Sets the user's password directly (as `users set-password` does): for when a link cannot be passed on. */
+function SetPasswordForm({ email }: { email: string }) {
+  const [password, setPassword] = useState('');
+  const [notice, setNotice] = useState('');
+  const save = useAction(async () => {
+    await usersApi.setPassword(email, password);
+    setPassword('');
+    setNotice(`Password set for ${email}: the user is signed out of every browser and signs in with the new one.`);
+  });
+  return (
+    <>
+      <InlineForm label="Set the user's password" submitLabel="Set password" busy={save.busy} onSubmit={() => void save.act()}>
+        <Field
+          label="New password"
+          type="password"
+          name="user-password"
+          autocomplete="new-password"
+          required
+          minLength={12}
+          hint="At least 12 characters. Prefer a sign-in link: then nobody but the user knows the password."
+          value={password}
+          onInput={(e) => setPassword(e.currentTarget.value)}
+        />
+      </InlineForm>
+      <ErrorMessage error={save.error} />
+      {notice ? <Notice>{notice}</Notice> : null}
+    </>
+  );
+}
+
+/** The apps the user approved and has not revoked, as the user's own page lists them (the user revokes them there). */
+function ApprovalsSection({ email }: { email: string }) {
+  const approvals = useLoad(() => usersApi.approvals(email), [email]);
+  return (
+    <>
+      <h2 id="approvals-heading">Apps this user approved</h2>
+      <LoadedView loaded={approvals}>{(list) => <ApprovalTable approvals={list} />}</LoadedView>
+    </>
+  );
+}
+
+function ApprovalTable({ approvals }: { approvals: Approval[] }) {
+  if (approvals.length === 0) return <p class="empty">This user has approved no app.</p>;
+  return (
+    <table aria-labelledby="approvals-heading">
+      <TableHead columns={['App', 'Client id', 'Scopes', 'Approved', 'Last got a token']} />
+      <tbody>
+        {approvals.map((a) => (
+          <tr key={a.clientId}>
+            <td>{a.name}</td>
+            <td class="mono">{a.clientId}</td>
+            <td>{a.scopes.join(', ')}</td>
+            <td>{formatTime(a.approvedAt)}</td>
+            <td>{formatTime(a.lastUsedAt)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
