@@ -1,6 +1,10 @@
 import ipaddr from 'ipaddr.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { EXTENSION } from '../docs/extension.js';
+import { PUBLIC_SECURITY } from '../docs/security-schemes.js';
+import { TAG } from '../docs/tags.js';
 import { apiErrors } from '../errors.js';
+import { problemResponse } from '../results/responses.js';
 
 /** What the Origin rule reads of the configuration. */
 export interface OriginPolicy {
@@ -47,6 +51,21 @@ const PREFLIGHT_HEADERS = {
 const EXPOSED_HEADERS = 'Mcp-Session-Id, WWW-Authenticate, Mcp-Protocol-Version';
 const ALLOW = 'POST, OPTIONS';
 
+const PREFLIGHT_SCHEMA = {
+  summary: 'MCP endpoint: CORS preflight',
+  description:
+    'Extension. What a browser asks before a cross-origin request to /mcp (no token: a preflight carries none). From an ' +
+    "allowed origin (BASE_URL's, or a loopback one on a loopback-bound server) the CORS headers; from another, 403.",
+  tags: [TAG.mcp],
+  operationId: 'preflightMcp',
+  security: PUBLIC_SECURITY,
+  response: {
+    204: { description: 'What may be sent (Access-Control-Allow-*), and `Allow: POST, OPTIONS`.', type: 'null' },
+    403: problemResponse(403, ['origin-refused'], 'The Origin is not allowed (DNS rebinding protection).', {}, { title: 'OriginRefusedProblem' }),
+  },
+  ...EXTENSION,
+};
+
 /** OPTIONS asks what may be sent; it carries no credentials (a browser's preflight never does). */
 const answerOptions = (reply: FastifyReply) => reply.code(204).header('allow', ALLOW).send();
 
@@ -68,5 +87,5 @@ export function registerBrowserAccess(scope: FastifyInstance, policy: OriginPoli
     if (request.method === 'OPTIONS') return answerOptions(reply);
   });
   // The route makes the router match OPTIONS /mcp; the hook above answers it.
-  scope.options('/mcp', { schema: { hide: true } }, (_request, reply) => answerOptions(reply));
+  scope.options('/mcp', { schema: PREFLIGHT_SCHEMA }, (_request, reply) => answerOptions(reply));
 }

@@ -94,10 +94,16 @@ export function registerMcpRoute(scope: FastifyInstance, deps: McpDeps): void {
   // this scope, rather than by the app's 405 for unknown methods, so that a browser page of an
   // allowed origin can read the answer (CORS headers) and carry on without the stream.
   for (const method of ['GET', 'DELETE'] as const) {
-    scope.route({ method, url: '/mcp', schema: { hide: true }, handler: async (request, reply) => {
-      reply.header('allow', 'POST');
-      throw apiErrors.methodNotAllowed(request.method, request.url, ['POST']);
-    } });
+    // Not in the OpenAPI document: an operation that only ever refuses has no 2xx to describe (docs/MCP.md says it).
+    scope.route({
+      method,
+      url: '/mcp',
+      schema: { hide: true },
+      handler: async (request, reply) => {
+        reply.header('allow', 'POST');
+        throw apiErrors.methodNotAllowed(request.method, request.url, ['POST']);
+      },
+    });
   }
 }
 
