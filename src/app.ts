@@ -35,7 +35,7 @@ import type { KeyRing } from './oauth/signing-keys.js';
 import { registerPlayerRoute } from './clips/player.js';
 import { SessionDetailsReader } from './details/details-reader.js';
 import { registerMcpRoute } from './mcp/mcp-route.js';
-import { registerOriginCheck } from './mcp/allowed-origin.js';
+import { registerBrowserAccess } from './mcp/allowed-origin.js';
 import type { SessionPageReader } from './results/session-pages.js';
 import type { Store } from './store/open-store.js';
 import type { ApiProblem, OAuthError } from './errors.js';
@@ -161,7 +161,7 @@ async function registerResources(app: FastifyInstance, deps: AppDeps, media: Ope
   });
   // The MCP endpoint: its own guard, for tokens bound to it, with the REST API's rate limits.
   await app.register(async (mcp) => {
-    registerOriginCheck(mcp, deps.config);
+    registerBrowserAccess(mcp, deps.config);
     registerApiGuard(mcp, { ...deps, rateLimit: deps.config.rateLimit, resource: deps.resources.mcp });
     registerMcpRoute(mcp, {
       ...deps,

@@ -1,6 +1,7 @@
 import { apiErrors, type ApiProblem } from '../errors.js';
 import type { Clip } from '../store/clips.js';
 import type { HighlightReel } from '../store/reels.js';
+import type { SearchKind } from '../store/search.js';
 import type { Store } from '../store/open-store.js';
 import type { Session, Test, Workspace } from '../store/store.js';
 import type { CueRange, StoredTranscript } from '../store/transcripts.js';
@@ -35,6 +36,18 @@ export interface VisibleSession {
   session: Session;
   test: Test;
 }
+
+/**
+ * What a full-text search may read: the tests, and of their texts the kinds the token's families
+ * grant (answers are part of a session's details, transcripts of its video), as REST serves them.
+ */
+export interface SearchScope {
+  testIds: string[];
+  kinds: SearchKind[];
+}
+
+/** Which family grants reading each kind of searchable text (the REST endpoints that serve it ask for the same). */
+const FAMILY_OF_SEARCH_KIND = { answer: 'sessions', transcript: 'videos' } as const satisfies Record<SearchKind, ResourceFamily>;
 
 export type AccessStore = Pick<Store, 'directory' | 'sessionDetails' | 'transcripts' | 'videos' | 'clips' | 'reels' | 'webhooks'>;
 
@@ -179,7 +192,29 @@ export class ResourceAccess {
 
   /** The tests of every workspace where the caller is a member, by workspace, each oldest first. */
   async tests(caller: Caller): Promise<Test[]> {
-    const workspaces = await this.workspaces(caller);
+    this.authorize(caller, 'studies');
+    return this.memberTests(caller);
+  }
+
+  /**
+   * What a search over every test the caller may see (or over one, `testId`) reads: the tests
+   * of the caller's workspaces, and of their texts only the kinds its token grants, so a token
+   * narrowed to `sessions:read` finds answers and never transcripts, and one narrowed to
+   * `videos:read` the reverse: never a hit that the REST API would refuse to serve it.
+   */
+  async searchScope(caller: Caller, testId?: string): Promise<SearchScope> {
+    const kinds = (Object.keys(FAMILY_OF_SEARCH_KIND) as SearchKind[]).filter((kind) => !caller.families || caller.families.has(FAMILY_OF_SEARCH_KIND[kind]));
+    // Neither family granted: refused before anything is read (naming sessions:read; videos:read would do as well).
+    if (kinds.length === 0) this.authorize(caller, 'sessions');
+    if (testId === undefined) return { testIds: [...new Set((await this.memberTests(caller)).map((t) => t.id))], kinds };
+    const id = uuidKey(testId);
+    const test = await this.reads.findVisibleTest(id, caller.email);
+    if (!test) throw this.notFound(caller, 'test', `test ${id}`);
+    return { testIds: [test.id], kinds };
+  }
+
+  private async memberTests(caller: Caller): Promise<Test[]> {
+    const workspaces = await this.store.directory.listWorkspacesForMember(caller.email);
     return (await Promise.all(workspaces.map((w) => this.store.directory.listTests(w.id)))).flat();
   }
 

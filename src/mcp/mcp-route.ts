@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_SECURITY } from '../docs/security-schemes.js';
 import { TAG } from '../docs/tags.js';
 import { EXTENSION } from '../docs/extension.js';
+import { apiErrors } from '../errors.js';
 import { BEARER_REALM } from '../http/error-handler.js';
 import { apiResponses, problemResponse, wwwAuthenticate } from '../results/responses.js';
 import type { McpDeps } from './mcp-deps.js';
@@ -46,7 +47,7 @@ const MCP_SUMMARY = 'MCP endpoint (Streamable HTTP)';
  * server-to-client stream), so any process behind any load balancer answers any request. The
  * API guard in front (its scope names the MCP resource) authenticates and rate-limits exactly
  * as on REST; the server built for the request serves that caller only. GET and DELETE (the
- * optional stream and session end) are answered 405, as the specification allows.
+ * optional stream and session end) are answered 405 after authentication, as the specification allows.
  */
 export function registerMcpRoute(scope: FastifyInstance, deps: McpDeps): void {
   // The body is parsed below, where a parse error can be answered in JSON-RPC's words.
@@ -89,6 +90,21 @@ export function registerMcpRoute(scope: FastifyInstance, deps: McpDeps): void {
       }
     },
   );
+  // Stateless: no server-to-client stream (GET) and no session to end (DELETE). Answered here, in
+  // this scope, rather than by the app's 405 for unknown methods, so that a browser page of an
+  // allowed origin can read the answer (CORS headers) and carry on without the stream.
+  for (const method of ['GET', 'DELETE'] as const) {
+    // Not in the OpenAPI document: an operation that only ever refuses has no 2xx to describe (docs/MCP.md says it).
+    scope.route({
+      method,
+      url: '/mcp',
+      schema: { hide: true },
+      handler: async (request, reply) => {
+        reply.header('allow', 'POST');
+        throw apiErrors.methodNotAllowed(request.method, request.url, ['POST']);
+      },
+    });
+  }
 }
 
 /**

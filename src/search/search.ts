@@ -52,8 +52,9 @@ interface TaskTimes {
 
 /**
  * Full-text search over the transcripts and answers of every test the caller may see, or of
- * one (ResourceAccess decides which, on every request; the query applies them). A transcript
- * hit is given the task its session was on at that moment, from the session's details.
+ * one (ResourceAccess decides which tests and which kinds of text, on every request; the query
+ * applies them). A transcript hit is given the task its session was on at that moment, from
+ * the session's details.
  */
 export async function search(
   deps: SearchDeps,
@@ -63,8 +64,8 @@ export async function search(
   queryName = 'q',
 ): Promise<SearchResponse> {
   const words = searchWords(request.q, queryName);
-  const tests = request.testId === undefined ? await deps.access.tests(caller) : [await deps.access.test(caller, request.testId, 'sessions')];
-  const found = await deps.search.search(words, [...new Set(tests.map((t) => t.id))], request.offset, request.limit + 1);
+  const scope = await deps.access.searchScope(caller, request.testId);
+  const found = await deps.search.search(words, scope, request.offset, request.limit + 1);
   const hits = found.slice(0, request.limit);
   const untasked = [...new Set(hits.filter((h) => h.taskId === null && h.startMs !== null).map((h) => h.sessionId))];
   const details = await deps.sessionDetails.listDetails(untasked);

@@ -63,18 +63,19 @@ export async function writeSearchEntries(tx: Transaction, testId: string, sessio
 /**
  * Full-text search over transcripts and answers. The index is written by the imports
  * (writeSearchEntries); the query is each engine's own (FTS5, tsvector), given only the
- * words of the query and the tests the caller may see, which ResourceAccess decided.
+ * words of the query, and the tests and kinds of text the caller may see, which ResourceAccess decided.
  */
 export class SearchRepository {
   constructor(private readonly db: Database) {}
 
-  /** The best hits among `testIds`, ranked, from `offset` on: at most `limit`. */
-  async search(words: readonly string[], testIds: readonly string[], offset: number, limit: number): Promise<SearchHit[]> {
-    if (testIds.length === 0 || words.length === 0) return [];
+  /** The best hits among the texts of `kinds` in `testIds`, ranked, from `offset` on: at most `limit`. */
+  async search(words: readonly string[], within: { testIds: readonly string[]; kinds: readonly SearchKind[] }, offset: number, limit: number): Promise<SearchHit[]> {
+    if (within.testIds.length === 0 || within.kinds.length === 0 || words.length === 0) return [];
     const sqlite = this.db.dialect === 'sqlite';
     const rows = await this.db.all<Record<string, unknown>>(sqlite ? SQLITE_SEARCH : POSTGRES_SEARCH, {
       match: sqlite ? sqliteMatch(words) : postgresMatch(words),
-      tests: JSON.stringify(testIds),
+      tests: JSON.stringify(within.testIds),
+      kinds: JSON.stringify(within.kinds),
       limit,
       offset,
     });

@@ -5,7 +5,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Caller } from '../../src/access/caller.js';
+import type { Caller, ResourceFamily } from '../../src/access/caller.js';
 import type { ResourceAccess } from '../../src/access/resource-access.js';
 import { ManualClock } from '../../src/clock.js';
 import { ApiProblem } from '../../src/errors.js';
@@ -110,5 +110,19 @@ describe('a caller whose token is narrowed to some resource families (issue 34)'
     // Each refusal names the scope that would grant the family.
     expect(answers[0]).toMatchObject({ detail: expect.stringContaining('clips:read') });
     expect(await refusal(access.video(narrowed, sessions[0]!.sessionId))).toMatchObject({ code: 'insufficient-scope', status: 403, detail: expect.stringContaining('videos:read') });
+  });
+
+  it("searches only the kinds of text its families' REST endpoints serve, in every test of the caller's workspaces", async () => {
+    const scope = (families?: ResourceFamily[], testId?: string) => access.searchScope(families ? { ...caller, families: new Set(families) } : caller, testId);
+    expect(await scope()).toEqual({ testIds: [a, b, c], kinds: ['answer', 'transcript'] });
+    expect(await scope(['sessions'])).toEqual({ testIds: [a, b, c], kinds: ['answer'] });
+    expect(await scope(['videos'], b.toUpperCase())).toEqual({ testIds: [b], kinds: ['transcript'] });
+    expect(await scope(['sessions', 'videos', 'clips'])).toEqual({ testIds: [a, b, c], kinds: ['answer', 'transcript'] });
+    expect(await refusal(scope(['sessions'], foreignTest))).toEqual(await refusal(scope(['sessions'], randomUUID())));
+    expect(await refusal(scope(['sessions'], foreignTest))).toMatchObject({ status: 404, detail: 'Test not found' });
+    // Nothing searchable granted: refused before anything is read, for its own test, a foreign and a missing one alike.
+    const refused = await Promise.all([undefined, a, foreignTest, randomUUID()].map((id) => refusal(scope(['clips'], id))));
+    expect(refused[0]).toMatchObject({ code: 'insufficient-scope', status: 403, detail: expect.stringContaining('sessions:read') });
+    expect(new Set(refused.map((x) => JSON.stringify(x))).size).toBe(1);
   });
 });

@@ -119,11 +119,14 @@ describe('MCP over Streamable HTTP with the official SDK client', async () => {
     }
   });
 
-  it('GET and DELETE /mcp: 405 (stateless: no stream, no session), naming POST', async () => {
+  it('GET and DELETE /mcp: 405 (stateless: no stream, no session), naming POST; without a token, 401 as every method', async () => {
+    const token = await mintToken(t, s, 'B', `${base}/mcp`);
     for (const method of ['GET', 'DELETE']) {
-      const res = await fetch(`${t.url}/mcp`, { method });
+      const res = await fetch(`${t.url}/mcp`, { method, headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe('POST');
+      expect(((await res.json()) as { detail: string }).detail).toBe(`/mcp answers POST, not ${method}.`);
+      expect((await fetch(`${t.url}/mcp`, { method })).status).toBe(401);
     }
   });
 

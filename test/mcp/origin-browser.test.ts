@@ -49,4 +49,45 @@ describe.skipIf(skipWithoutChromium)('/mcp against a DNS-rebinding page in Chrom
     expect(await initializeFrom(`http://rebind.test:${port}`)).toBe(403);
     expect(await initializeFrom(base)).toBe(200);
   });
+  /**
+   * A browser-based MCP client on another origin (as the Inspector's page on localhost:6274):
+   * from a page of `origin`, a cross-origin POST to the server's /mcp, first without a token,
+   * then with one (which makes the browser ask first, in a preflight). What the page can read.
+   */
+  async function crossOriginFrom(origin: string) {
+    await browser.page.goto(`${origin}/openapi.json`);
+    const token = await mintToken(t, s, 'B', `${base}/mcp`);
+    return browser.page.evaluate(
+      async ({ mcp, bearer }) => {
+        const init = (headers: Record<string, string>) => ({
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'page', version: '1' } } }),
+        });
+        try {
+          const anonymous = await fetch(mcp, init({}));
+          const signedIn = await fetch(mcp, init({ authorization: `Bearer ${bearer}` }));
+          const body = (await signedIn.json()) as { result?: { serverInfo?: { name?: string } } };
+          return { anonymous: anonymous.status, challenge: anonymous.headers.get('www-authenticate'), status: signedIn.status, server: body.result?.serverInfo?.name };
+        } catch (error) {
+          return { failed: String(error) };
+        }
+      },
+      { mcp: `${base}/mcp`, bearer: token },
+    );
+  }
+
+  it('serves a page of another allowed origin through CORS: its preflight, the 401 challenge it must read, and the answer', async () => {
+    // localhost and 127.0.0.1 are different origins; a loopback page may call a server bound to loopback.
+    expect(await crossOriginFrom(`http://localhost:${port}`)).toEqual({
+      anonymous: 401,
+      challenge: expect.stringContaining(`resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`) as string,
+      status: 200,
+      server: 'results-api',
+    });
+  });
+
+  it("gives a page of an origin it does not allow nothing to read: the browser refuses the page the answer", async () => {
+    expect(await crossOriginFrom(`http://rebind.test:${port}`)).toEqual({ failed: expect.stringContaining('Failed to fetch') as string });
+  });
 });

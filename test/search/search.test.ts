@@ -10,6 +10,7 @@ import { freePort } from '../helpers/net.js';
 import { seedClient, seedWorkspace, storeActor as by } from '../helpers/seed.js';
 import { startTestApp } from '../helpers/test-app.js';
 import { authHeaders, mintToken } from '../helpers/tokens.js';
+import { userToken } from '../helpers/user-tokens.js';
 
 /** Search relevance on a fixture with known answers, visibility in the query, and hostile queries. */
 
@@ -157,6 +158,57 @@ describe('search', async () => {
       expect((refused.content[0] as { text: string }).text).toMatch(/query/);
     }
     await client.close();
+  });
+
+  describe('a token narrowed to resource families (issue 34) finds only what the REST API would serve it', () => {
+    const searchWith = async (token: string, query: Record<string, string> = {}) => {
+      const res = await fetch(`${t.url}/api/v2/search?${new URLSearchParams({ q: 'checkout button', ...query })}`, { headers: authHeaders(token) });
+      return { status: res.status, body: (await res.json()) as { hits: Hit[]; detail?: string } };
+    };
+    const toolSearch = async (scopes: string[], args: Record<string, unknown> = {}) => {
+      const client = new Client({ name: 'narrowed', version: '1' });
+      const token = await userToken(t, caller.email, scopes, `${base}/mcp`);
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      const result = (await client.callTool({ name: 'search', arguments: { query: 'checkout button', ...args } })) as CallToolResult;
+      await client.close();
+      return result;
+    };
+    const kindsOf = (hits: Hit[]) => new Set(hits.map((h) => h.kind));
+
+    it.each([
+      // An answer is served by GET /api/v3/sessionResults/{id} (sessions:read), a transcript by .../transcript (videos:read).
+      ['sessions:read', ['answer']],
+      ['videos:read', ['transcript']],
+      ['sessions:read videos:read', ['answer', 'transcript']],
+    ])('%s: across every test, and within one, on REST and over MCP', async (scope, kinds) => {
+      const full = (await get({ q: 'checkout button' })).body.hits;
+      const expected = full.filter((h) => kinds.includes(h.kind));
+      expect(expected.length).toBeGreaterThan(0);
+      const token = await userToken(t, caller.email, scope.split(' '));
+      const across = await searchWith(token);
+      expect(across.status).toBe(200);
+      expect(across.body.hits).toEqual(expected);
+      expect(kindsOf(across.body.hits)).toEqual(new Set(kinds));
+      const within = await searchWith(token, { testId: shop.testId });
+      expect(within.body.hits).toEqual(expected.filter((h) => h.testId === shop.testId));
+      // The foreign test stays as hidden as a missing one.
+      const [foreignAnswer, missingAnswer] = [await searchWith(token, { testId: foreign.testId }), await searchWith(token, { testId: randomUUID() })];
+      expect(foreignAnswer.status).toBe(404);
+      expect(foreignAnswer).toEqual(missingAnswer);
+
+      const tool = await toolSearch(scope.split(' '));
+      expect(tool.isError).toBeFalsy();
+      expect((tool.structuredContent as { hits: Hit[] }).hits).toEqual(expected);
+    });
+
+    it('clips:read alone grants no searchable text: 403 insufficient scope on REST, a tool error over MCP', async () => {
+      const refused = await searchWith(await userToken(t, caller.email, ['clips:read']));
+      expect(refused.status).toBe(403);
+      expect(refused.body.detail).toContain('sessions:read');
+      const tool = await toolSearch(['clips:read']);
+      expect(tool.isError).toBe(true);
+      expect((tool.content[0] as { text: string }).text).toContain('sessions:read');
+    });
   });
 
   it('a transcript imported again replaces its entries, in the same transaction', async () => {

@@ -1,10 +1,9 @@
-import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approve } from '../helpers/authorize-flow.js';
 import { FormBrowser } from '../helpers/form-browser.js';
+import { InMemoryMcpUserProvider } from '../helpers/mcp-user-provider.js';
 import { freePort } from '../helpers/net.js';
 import { seed, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -24,46 +23,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** An MCP client as the official SDK drives one: everything it knows it learns from the server's URL. */
-class InMemoryProvider implements OAuthClientProvider {
-  client: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  /** Where the user's browser was sent back, with the code. */
-  callback: URL | undefined;
-
-  get redirectUrl() {
-    return 'http://127.0.0.1:33418/callback';
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'SDK test client', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  async redirectToAuthorization(url: URL) {
-    // The user, signed in, presses Allow on the consent page.
-    const { answer } = await approve(browser, url.href);
-    expect(answer.status).toBe(303);
-    this.callback = new URL(answer.location!);
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
 
 describe('the official MCP SDK OAuth client (auth() with dynamic registration)', () => {
@@ -71,12 +30,12 @@ describe('the official MCP SDK OAuth client (auth() with dynamic registration)',
     ['the MCP endpoint', '/mcp'],
     ['the REST API', ''],
   ])('gets a user token for %s with nothing configured but its URL', async (_what, path) => {
-    const provider = new InMemoryProvider();
+    const provider = new InMemoryMcpUserProvider(browser);
     const serverUrl = `${t.url}${path}`;
     expect(await auth(provider, { serverUrl })).toBe('REDIRECT');
     expect(provider.client?.client_id).toMatch(/^0oa/);
     expect(provider.callback!.searchParams.get('iss')).toBe(t.runtime.servers.custom.issuer);
-    expect(await auth(provider, { serverUrl, authorizationCode: provider.callback!.searchParams.get('code')! })).toBe('AUTHORIZED');
+    expect(await auth(provider, { serverUrl, authorizationCode: provider.code })).toBe('AUTHORIZED');
     const token = provider.saved!.access_token;
     const user = await t.runtime.store.credentials.findUserByEmail(s.email);
     expect(claimsOf(token)).toMatchObject({ sub: user!.id, aud: serverUrl, client_id: provider.client!.client_id });
@@ -91,14 +50,14 @@ describe('the official MCP SDK OAuth client (auth() with dynamic registration)',
   });
 
   it('an MCP client signs the user in, as a desktop client does: 401, discovery, registration, consent, code + PKCE, then /mcp serves its tools', async () => {
-    const provider = new InMemoryProvider();
+    const provider = new InMemoryMcpUserProvider(browser);
     const url = new URL(`${t.url}/mcp`);
     const first = new Client({ name: 'sdk-user-client', version: '1.0.0' });
     const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
     // The first request is refused; the transport discovers the server, registers, and sends the user to consent.
     await expect(first.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
     expect(provider.callback).toBeDefined();
-    await transport.finishAuth(provider.callback!.searchParams.get('code')!);
+    await transport.finishAuth(provider.code);
     expect(claimsOf(provider.saved!.access_token)).toMatchObject({ aud: url.href, client_id: provider.client!.client_id });
 
     const client = new Client({ name: 'sdk-user-client', version: '1.0.0' });
