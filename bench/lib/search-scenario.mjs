@@ -61,7 +61,7 @@ function vocabulary() {
   const syllables = [...'bdfgklmnprtvz'].flatMap((c) => [...'aiou'].map((v) => c + v));
   const words = new Set([...FUNCTION_WORDS, ...DOMAIN_WORDS]);
   for (let j = 0; words.size < VOCABULARY_SIZE; j++) {
-    words.add(syllables[j % 52] + syllables[Math.floor(j / 52) % 52] + syllables[(j * 7 + 3) % 52]);
+    words.add(syllables[(j * 7 + 3) % 52] + syllables[Math.floor(j / 52) % 52] + syllables[Math.floor(j / 2704) % 52]);
   }
   return [...words];
 }
