@@ -413,6 +413,7 @@ export async function runSearch({ dist, cli, cwd, work, pgUrl, schemas, credenti
       server.token = await precheckToken(server, ourTokenPath, credential);
       const mcpToken = engine === 'sqlite' && wanted('mcp.tool.search') ? await precheckToken(server, ourTokenPath, credential, mcpResource(server)) : null;
       result.perQueryMs[engine] = await precheck(server, engine, seeded, mcpToken);
+      log(`search: ${engine}, each query alone (median of 5): ${Object.entries(result.perQueryMs[engine]).map(([q, v]) => `"${q}" ${v.medianMs} ms`).join(', ')}`);
       servers[engine] = { server, seeded, mcpToken };
     }
 
