@@ -169,5 +169,5 @@ describe('benchmark harness, smoke mode', () => {
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
-  }, 180_000);
+  }, 240_000);
 });
