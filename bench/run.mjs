@@ -34,12 +34,14 @@ import { runVideoDownload } from './lib/video-scenario.mjs';
 import { runTranscriptCues } from './lib/transcript-cues-scenario.mjs';
 import { runWebhooksBench } from './lib/webhooks-scenario.mjs';
 import { runDemoGenerate } from './lib/demo-generate-scenario.mjs';
+import { runSearch } from './lib/search-scenario.mjs';
 import { killAllNow, stopAll } from './lib/processes.mjs';
 import { bestRun, computeRatios, formatTables, gitInfo, machineInfo, peakRssUnderList, writeReport } from './lib/report.mjs';
 import { scenarioCatalog, runScenarios } from './lib/scenarios.mjs';
 import { dropPostgresSchemas, seedPostgres, seedSqlite } from './lib/seed.mjs';
 import { childEnv, ourTokenPath, precheckPage, precheckToken, startReference, startServer } from './lib/servers.mjs';
 import { precheckTranscript } from './lib/transcript.mjs';
+import { callTool, mcpResource } from './lib/mcp.mjs';
 import { summarizeProfile } from './profile-summary.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -69,6 +71,7 @@ const PROFILES = {
     clip: { sourceSeconds: 60, size: '1280x720', startMs: 10_000, endMs: 25_000, rounds: 3 },
     transcriptCues: 1_000_000,
     webhooks: { events: 20_000, importSessions: 100_000, concurrency: 64 },
+    search: { cues: 1_000_000, importCues: 108_000, importRounds: 3 },
     demoSessions: 1_000_000,
     demoTimeoutSeconds: 20 * 60,
     watchdogSeconds: 65 * 60,
@@ -99,6 +102,7 @@ const PROFILES = {
     clip: { sourceSeconds: 4, size: '320x240', startMs: 1000, endMs: 3000, rounds: 1 },
     transcriptCues: 20_000,
     webhooks: { events: 500, importSessions: 2_000, concurrency: 16 },
+    search: { cues: 20_000, importCues: 3_600, importRounds: 1 },
     demoSessions: 2_000,
     demoTimeoutSeconds: 120,
     watchdogSeconds: 4 * 60,
@@ -109,7 +113,8 @@ const USAGE = `usage: node bench/run.mjs [options]
   --smoke          tiny data, 1 s runs, no warm-up: proves the harness works (~30 s)
   --out DIR        where the JSON goes (default bench/results, bench/results/smoke with --smoke)
   --only ID,ID     only these scenarios (e.g. list.offset10k, import.sessions, export.sessions, video.download, details.fetch, clip.generate,
-                   transcript.cues, demo.generate, webhooks.delivery); writes *-partial.json
+                   transcript.cues, demo.generate, webhooks.delivery, mcp.tool.list_sessions, search.sqlite, mcp.tool.search,
+                   search.pg, import.transcripts); writes *-partial.json
   --cpu-prof       profile the SQLite server (node --cpu-prof) and print where its time went
   --duration S     seconds per measured run (default 10)
   --log-level L    the servers' LOG_LEVEL (default warn)
@@ -281,6 +286,7 @@ async function startAll({ catalog, targets, opts, work, profileDir }) {
     const testId = server.target.testIds[0];
     const first = await precheckPage(server, testId, 0, 'limit=25&offset=0');
     if (key === 'sqlite') offset0 = first;
+    if (catalog.some((s) => s.auth === 'mcp' && s.server === key)) await precheckMcp(server, targets.credential, testId, first);
     await precheckPage(server, testId, p.deepOffset, `rowsPerPage=25&pageNumber=${p.deepOffset / 25 + 1}`);
     for (const offset of [p.deepOffset, p.deepOffset - 7, 99, 101, 1999, Math.floor(p.deepOffset / 3)]) {
       await precheckPage(server, testId, offset, `limit=25&offset=${offset}`);
@@ -297,6 +303,19 @@ async function startAll({ catalog, targets, opts, work, profileDir }) {
   return servers;
 }
 
+/**
+ * A token bound to the server's MCP endpoint, and the proof that list_sessions answers the
+ * sessions of the REST page it wraps (`restPage`, the offset-0 page already checked against SQL).
+ */
+async function precheckMcp(server, credential, testId, restPage) {
+  server.mcpToken = await precheckToken(server, ourTokenPath, credential, mcpResource(server));
+  const tool = await callTool(server, server.mcpToken, 'list_sessions', { testId, limit: 25 });
+  const rest = JSON.parse(restPage.body.toString('utf8'));
+  if (JSON.stringify(tool.sessions) !== JSON.stringify(rest.sessions) || tool.totalCount !== rest.meta.pagination.totalCount) {
+    throw new Error(`${server.name}: the MCP tool list_sessions does not answer the sessions of GET /api/v2/sessionResults`);
+  }
+}
+
 async function main() {
   const opts = options();
   const p = opts.profile;
@@ -304,8 +323,8 @@ async function main() {
   const wanted = (id) => !partial || opts.only.has(id);
   const dist = await loadDist();
   const envUrl = process.env.DATABASE_URL ?? '';
-  const pgUrl =
-    /^postgres(ql)?:\/\//.test(envUrl) && (!partial || [...opts.only].some((id) => id.startsWith('pg.') || id === 'export.sessions')) ? envUrl : null;
+  const needsPostgres = (id) => id.startsWith('pg.') || ['export.sessions', 'search.pg', 'import.transcripts'].includes(id);
+  const pgUrl = /^postgres(ql)?:\/\//.test(envUrl) && (!partial || [...opts.only].some(needsPostgres)) ? envUrl : null;
   const work = mkdtempSync(join(tmpdir(), 'results-api-bench-'));
   const profileDir = join(work, 'profiles');
   const schemas = [];
@@ -396,6 +415,15 @@ async function main() {
     // Delivery to a local receiver, and the import's cost with a subscription present.
     if (wanted('webhooks.delivery')) {
       report.webhooks = await runWebhooksBench({ cli: CLI, cwd: ROOT, work, logLevel: opts.logLevel, log, ...p.webhooks });
+    }
+
+    // Search over a million transcript cues, MCP's search against REST's, and the index's cost to the import.
+    if (['search.sqlite', 'mcp.tool.search', 'search.pg', 'import.transcripts'].some(wanted)) {
+      const credential = { clientId: dist.generateClientId(), clientSecret: dist.generateClientSecret() };
+      report.search = await runSearch({
+        dist, cli: CLI, cwd: ROOT, work, pgUrl, schemas, credential, ...p.search,
+        seconds: p.seconds, warmupSeconds: p.warmupSeconds, runs: p.runs, logLevel: opts.logLevel, wanted, log,
+      });
     }
 
     const { targets, data } = await seedAll({ p, dist, work, pgUrl, schemas, wanted });

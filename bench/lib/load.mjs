@@ -62,6 +62,14 @@ export async function runAutocannon(server, request, { connections, seconds, pea
   });
 }
 
+/** The median of numbers (the mean of the middle two when their count is even); null for none. */
+export function median(values) {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] : NaN);
 
 function get(agent, url, headers) {

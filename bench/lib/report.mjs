@@ -8,6 +8,8 @@ import { cpus, freemem, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { clipLine } from './clip-scenario.mjs';
+import { median } from './load.mjs';
+import { searchLines } from './search-scenario.mjs';
 import { transcriptCuesLines } from './transcript-cues-scenario.mjs';
 
 /** The issue's targets. `higher`: the value must be at least the target; `lower`: at most. */
@@ -28,10 +30,21 @@ export const TARGETS = [
   // Not a target: a transcript (~40 KB of text, never cached) against the plain alternative on the same server, a cached list page.
   { id: 'transcript/list.offset0', title: 'transcript (WebVTT, uncached) / list page offset 0 (cached)', target: null, better: 'higher' },
   { id: 'transcript/transcript.db10k', title: 'transcript on 1M-session db / on 10k-session db', target: 0.9, better: 'higher' },
+  // Issue 32: a tool call costs at most 1.5x the REST call it wraps (`metric: 'cpu'`: the medians of the runs' server CPU µs per request).
+  { id: 'mcp.tool.list_sessions/list.offset0', title: 'MCP list_sessions / the REST list page it wraps (CPU µs/req)', metric: 'cpu', target: 1.5, better: 'lower' },
+  { id: 'mcp.tool.search/search.sqlite', title: 'MCP search / GET /api/v2/search it wraps (CPU µs/req)', target: 1.5, better: 'lower' },
+  // Search over the 1M-cue database (bench/lib/search-scenario.mjs), one client: medians over the runs of p50 and p99.
+  { id: 'search.sqlite.p50Ms', title: 'search on SQLite, p50 latency, one client (ms)', target: 20, better: 'lower' },
+  { id: 'search.sqlite.p99Ms', title: 'search on SQLite, p99 latency, one client (ms)', target: 100, better: 'lower' },
+  { id: 'import.transcripts.sqlite', title: 'transcript import into SQLite, with the search index / without (time)', target: 1.3, better: 'lower' },
   // The same ratios on PostgreSQL, when DATABASE_URL names one.
   { id: 'pg.list.offset10k/pg.list.offset0', title: 'PostgreSQL: list offset 10,000 / offset 0', target: 0.8, better: 'higher', optional: true },
   { id: 'pg.list.page401/pg.list.offset0', title: 'PostgreSQL: list pageNumber 401 / offset 0', target: 0.8, better: 'higher', optional: true },
   { id: 'pg.list.offset0/pg.list.offset0.db10k', title: 'PostgreSQL: list on 1M db / on 10k db', target: 0.9, better: 'higher', optional: true },
+  { id: 'pg.mcp.tool.list_sessions/pg.list.offset0', title: 'PostgreSQL: MCP list_sessions / the REST list page (CPU µs/req)', metric: 'cpu', target: 1.5, better: 'lower', optional: true },
+  { id: 'search.pg.p50Ms', title: 'search on PostgreSQL, p50 latency, one client (ms)', target: 20, better: 'lower', optional: true },
+  { id: 'search.pg.p99Ms', title: 'search on PostgreSQL, p99 latency, one client (ms)', target: 100, better: 'lower', optional: true },
+  { id: 'import.transcripts.pg', title: 'transcript import into PostgreSQL, with the search index / without (time)', target: 1.3, better: 'lower', optional: true },
 ];
 
 /** The scenarios whose runs make up "the list load" for peak RSS. */
@@ -50,11 +63,15 @@ export function peakRssUnderList(scenarios) {
   };
 }
 
+const cleanRuns = (scenario) => (scenario?.runs ?? []).filter((r) => r.non2xx === 0 && !r.errors && !r.timeouts);
+
 /** The run a scenario is judged by: the fastest of its runs that got only 2xx answers. */
 export function bestRun(scenario) {
-  const clean = (scenario?.runs ?? []).filter((r) => r.non2xx === 0 && !r.errors && !r.timeouts);
-  return clean.reduce((best, r) => (best === null || r.reqPerSec > best.reqPerSec ? r : best), null);
+  return cleanRuns(scenario).reduce((best, r) => (best === null || r.reqPerSec > best.reqPerSec ? r : best), null);
 }
+
+/** The median over a scenario's clean runs of its server CPU µs per request. */
+export const medianCpuUsPerReq = (scenario) => median(cleanRuns(scenario).map((r) => r.serverCpuUsPerReq).filter((v) => v !== null));
 
 /**
  * Each target with its value and verdict. A ratio of two scenarios compares their best runs.
@@ -65,17 +82,19 @@ export function computeRatios(report, { partial }) {
   const measured = {
     peakRssUnderListMb: peakRssUnderList(scenarios)?.largestProcessMb ?? null,
     'import.sessionsPerSec': report.import?.sessionsPerSec ?? null,
+    // The search group reports its own values (ratios, latencies), keyed by their target's id.
+    ...report.search?.values,
   };
   const rate = (id) => bestRun(scenarios[id])?.reqPerSec ?? null;
-  const valueOf = (id) => {
+  const valueOf = ({ id, metric }) => {
     if (id in measured) return measured[id];
     const [a, b] = id.split('/');
     if (!(a in scenarios) || !(b in scenarios)) return undefined;
-    const [top, bottom] = [rate(a), rate(b)];
+    const [top, bottom] = metric === 'cpu' ? [medianCpuUsPerReq(scenarios[a]), medianCpuUsPerReq(scenarios[b])] : [rate(a), rate(b)];
     return top === null || !bottom ? null : Number((top / bottom).toFixed(3));
   };
   return TARGETS.flatMap((t) => {
-    const value = valueOf(t.id) ?? null;
+    const value = valueOf(t) ?? null;
     if (value === null && (t.optional || partial)) return [];
     const pass = t.target === null || (value !== null && (t.better === 'higher' ? value >= t.target : value <= t.target));
     return [{ id: t.id, title: t.title, value, target: t.target, better: t.better, pass }];
@@ -209,6 +228,7 @@ export function formatTables(report) {
   for (const [store, e] of Object.entries(report.export ?? {})) lines.push(exportLine(store, e));
   if (report.clip) lines.push(clipLine(report.clip));
   if (report.transcriptCues) lines.push(...transcriptCuesLines(report.transcriptCues));
+  if (report.search) lines.push(...searchLines(report.search));
   for (const [name, d] of Object.entries(report.data)) lines.push(seedLine(name, d));
   if (report.details) lines.push('', ...detailsLines(report.details));
   const ratioRows = report.ratios.map((r) => [

@@ -7,6 +7,7 @@ import { runAutocannon, runScan } from './load.mjs';
 import { BENCH_CODE_VERIFIER, BENCH_REDIRECT_URI } from './seed.mjs';
 import { codeRequest, listPath, ourTokenPath, refreshRequest, tokenRequest } from './servers.mjs';
 import { transcriptPath } from './transcript.mjs';
+import { mcpToolRequest } from './mcp.mjs';
 
 /** Every scenario of a run; `server` names the process it drives, `rss` marks the list load. */
 export function scenarioCatalog(p, t) {
@@ -41,6 +42,14 @@ export function scenarioCatalog(p, t) {
         server: db10k,
         title: `list page, limit 25, offset 0, on the ${n(t[db10k]?.counts[0])}-session database`,
         request: () => ({ path: listPath(t[db10k].testIds[0], 'limit=25&offset=0') }),
+      },
+      {
+        // Issue 32: the MCP tool wrapping list.offset0's REST call, compared by CPU per request.
+        id: `${prefix}mcp.tool.list_sessions`,
+        server: db,
+        auth: 'mcp',
+        title: `MCP tools/call list_sessions (limit 25, first page): the tool wrapping list.offset0, ${n(t[db]?.counts[0])}-session test`,
+        request: () => mcpToolRequest('list_sessions', { testId: t[db].testIds[0], limit: 25 }),
       },
       {
         id: `${prefix}transcript`,
@@ -117,7 +126,8 @@ function runOnce(scenario, server, p, seconds) {
     });
   }
   const request = scenario.request();
-  if (server.token && !request.body) request.headers = { authorization: `Bearer ${server.token}` };
+  if (scenario.auth === 'mcp') request.headers = { ...request.headers, authorization: `Bearer ${server.mcpToken}` };
+  else if (server.token && !request.body) request.headers = { authorization: `Bearer ${server.token}` };
   return runAutocannon(server, request, { connections: p.connections, seconds, peakRss: scenario.rss });
 }
 

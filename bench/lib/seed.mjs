@@ -94,7 +94,7 @@ async function seedCodes(store, dist, app, count) {
 }
 
 /** A fresh SQLite database at `path` holding `layout`. Returns ids and how long the sessions took. */
-export async function seedSqlite(path, dist, { layout, credential, codeCount = 0 }) {
+export async function seedSqlite(path, dist, { layout, credential, codeCount = 0, transcript = true }) {
   const store = await dist.openStore(`sqlite:${path}`, clock);
   let ids;
   try {
@@ -105,7 +105,7 @@ export async function seedSqlite(path, dist, { layout, credential, codeCount = 0
   const started = performance.now();
   insertSqliteSessions(path, ids.testIds, layout.counts);
   const seconds = (performance.now() - started) / 1000;
-  const transcriptSessionId = await withStore(dist.openStore(`sqlite:${path}`, clock), (s) => seedTranscript(s, ids.testIds[0]));
+  const transcriptSessionId = transcript ? await withStore(dist.openStore(`sqlite:${path}`, clock), (s) => seedTranscript(s, ids.testIds[0])) : null;
   return { ...ids, path, transcriptSessionId, seedSeconds: seconds, seedSessionsPerSecond: Math.round(layout.totalSessions / seconds) };
 }
 
@@ -163,7 +163,7 @@ export function postgresUrlWithSchema(databaseUrl, schema) {
  * `forEachSession`: shipping a million rows over the wire through the session repository's import takes
  * minutes, which the benchmark's ten-minute budget cannot spare.
  */
-export async function seedPostgres(databaseUrl, schema, dist, { layout, credential }) {
+export async function seedPostgres(databaseUrl, schema, dist, { layout, credential, transcript = true }) {
   const store = await dist.openStore(databaseUrl, clock, { schema });
   let ids;
   try {
@@ -175,7 +175,7 @@ export async function seedPostgres(databaseUrl, schema, dist, { layout, credenti
   const started = performance.now();
   await insertPostgresSessions(url, ids.testIds, layout.counts);
   const seconds = (performance.now() - started) / 1000;
-  const transcriptSessionId = await withStore(dist.openStore(databaseUrl, clock, { schema }), (s) => seedTranscript(s, ids.testIds[0]));
+  const transcriptSessionId = transcript ? await withStore(dist.openStore(databaseUrl, clock, { schema }), (s) => seedTranscript(s, ids.testIds[0])) : null;
   return { ...ids, url, transcriptSessionId, seedSeconds: seconds, seedSessionsPerSecond: Math.round(layout.totalSessions / seconds) };
 }
 

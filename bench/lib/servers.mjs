@@ -54,13 +54,17 @@ export function rawRequest(url, { method = 'GET', headers = {}, body } = {}) {
   });
 }
 
-/** The client-credentials request both token endpoints get (RFC 6749 §4.4, client_secret_post). */
-export function tokenRequest(path, credential) {
+/**
+ * The client-credentials request both token endpoints get (RFC 6749 §4.4, client_secret_post);
+ * with `resource`, a token bound to that resource (RFC 8707: the MCP endpoint's tokens).
+ */
+export function tokenRequest(path, credential, resource) {
   const body = new URLSearchParams({
     grant_type: 'client_credentials',
     scope: SCOPE,
     client_id: credential.clientId,
     client_secret: credential.clientSecret,
+    ...(resource ? { resource } : {}),
   }).toString();
   return { method: 'POST', path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body };
 }
@@ -117,8 +121,8 @@ export function codeRequest(path, app, reserve, { redirectUri, codeVerifier }) {
 export const listPath = (testId, query) => `/api/v2/sessionResults?testId=${testId}&${query}`;
 
 /** A token from `server`, which also proves its token endpoint answers 200. */
-export async function precheckToken(server, path, credential) {
-  const req = tokenRequest(path, credential);
+export async function precheckToken(server, path, credential, resource) {
+  const req = tokenRequest(path, credential, resource);
   const res = await rawRequest(server.url + req.path, req);
   const text = res.body.toString('utf8');
   if (res.status !== 200) throw new Error(`${server.name}: token request answered ${res.status}: ${text.slice(0, 300)}`);

@@ -24,6 +24,14 @@ export interface SearchHit extends Omit<SearchEntry, 'text'> {
   snippet: string;
 }
 
+/**
+ * The most matching entries a search ranks: the newest ones (the last imported), all of them
+ * when fewer match. A word found in more places than this is not narrowed by ranking anyway,
+ * and ranking every match of a word found in most cues would take a second; past it, a caller
+ * narrows the query or names a test. Covers every page REST can ask for (offset 10,000).
+ */
+export const SEARCH_RANK_WINDOW = 10_100;
+
 /** Rows per INSERT: bounds the statement's size and its parameter count (8 a row). */
 const WRITE_CHUNK = 100;
 
@@ -76,6 +84,7 @@ export class SearchRepository {
       match: sqlite ? sqliteMatch(words) : postgresMatch(words),
       tests: JSON.stringify(within.testIds),
       kinds: JSON.stringify(within.kinds),
+      window: SEARCH_RANK_WINDOW,
       limit,
       offset,
     });

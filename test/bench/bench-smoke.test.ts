@@ -18,6 +18,7 @@ const SCENARIOS = [
   'list.offset10k',
   'list.page401',
   'list.offset0.db10k',
+  'mcp.tool.list_sessions',
   'scan',
   'reference.http',
   'transcript',
@@ -37,7 +38,15 @@ const RATIOS = [
   'import.sessionsPerSec',
   'transcript/list.offset0',
   'transcript/transcript.db10k',
+  'mcp.tool.list_sessions/list.offset0',
+  'mcp.tool.search/search.sqlite',
+  'search.sqlite.p50Ms',
+  'search.sqlite.p99Ms',
+  'import.transcripts.sqlite',
 ];
+
+/** The search group's load scenarios on SQLite (bench/lib/search-scenario.mjs). */
+const SEARCH_SCENARIOS = ['search.sqlite', 'mcp.tool.search'];
 
 interface Run {
   requests: number;
@@ -61,6 +70,12 @@ interface Report {
     largestImport: { cues: number };
     adminPage: { first: Run; deep: Run };
     healthz: { alone: Run; besideOneAdmin: Run };
+  };
+  search: {
+    cues: number;
+    scenarios: Record<string, { runs: Run[] }>;
+    perQueryMs: Record<string, Record<string, { matches: number; medianMs: number }>>;
+    import: Record<string, { cues: number; indexedSeconds: number[]; withoutIndexSeconds: number[]; ratio: number }>;
   };
 }
 
@@ -138,9 +153,21 @@ describe('benchmark harness, smoke mode', () => {
         expect(run.non2xx, id).toBe(0);
       }
       expect(output).toContain('admin transcript page (1000 stored cues)');
+      // Search over the seeded cues (every query's first page checked against the generator, MCP's hits against REST's), and the import with and without the index.
+      expect(report.search.cues).toBe(20_000);
+      expect(Object.keys(report.search.scenarios)).toEqual(SEARCH_SCENARIOS);
+      for (const id of SEARCH_SCENARIOS) {
+        const runs = report.search.scenarios[id]!.runs;
+        expect(runs, id).toHaveLength(1);
+        expect(runs[0]!.requests, id).toBeGreaterThan(0);
+        expect(runs[0]!.non2xx, id).toBe(0);
+      }
+      expect(Object.keys(report.search.perQueryMs)).toEqual(['sqlite']);
+      expect(Object.keys(report.search.import)).toEqual(['sqlite']);
+      expect(report.search.import.sqlite).toMatchObject({ cues: 3_600, indexedSeconds: [expect.any(Number)], withoutIndexSeconds: [expect.any(Number)] });
       expect(output).toContain('| ratio');
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
-  }, 180_000);
+  }, 240_000);
 });

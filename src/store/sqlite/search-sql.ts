@@ -1,16 +1,25 @@
 /**
  * SQLite's search: FTS5 MATCH over search_index (its query built from plain words only, see
- * src/search/search-query.ts), BM25 ranking, FTS5's own snippet; visibility is the list of
- * test ids in @tests and of kinds in @kinds (JSON arrays), applied in the query.
+ * src/search/search-query.ts); visibility is the list of test ids in @tests and of kinds in
+ * @kinds (JSON arrays), applied in the query. Three steps, so that the work grows with the page,
+ * not with the matches: the newest @window matching entries (FTS5 walks its doclists in rowid
+ * order and stops there), ranked by BM25; the page of them; and FTS5's snippet of the page's rows
+ * only (a snippet tokenizes its text again: computed for every match, it cost more than the ranking).
  */
 export const SQLITE_SEARCH = `
+  WITH ranked AS MATERIALIZED (
+    SELECT search_index.rowid AS id, bm25(search_index) AS score
+      FROM search_index JOIN search_entries e ON e.id = search_index.rowid
+     WHERE search_index MATCH @match AND e.test_id IN (SELECT value FROM json_each(@tests))
+       AND e.kind IN (SELECT value FROM json_each(@kinds))
+     ORDER BY search_index.rowid DESC
+     LIMIT @window),
+  page AS MATERIALIZED (SELECT id, score FROM ranked ORDER BY score, id LIMIT @limit OFFSET @offset)
   SELECT e.session_id, e.test_id, e.kind, e.task_id, e.start_ms, e.end_ms, e.speaker,
-         snippet(search_index, 0, '**', '**', '…', 24) AS snippet, bm25(search_index) AS score
-    FROM search_index JOIN search_entries e ON e.id = search_index.rowid
-   WHERE search_index MATCH @match AND e.test_id IN (SELECT value FROM json_each(@tests))
-     AND e.kind IN (SELECT value FROM json_each(@kinds))
-   ORDER BY score, e.id
-   LIMIT @limit OFFSET @offset`;
+         snippet(search_index, 0, '**', '**', '…', 24) AS snippet, page.score
+    FROM page CROSS JOIN search_index CROSS JOIN search_entries e
+   WHERE search_index MATCH @match AND search_index.rowid = page.id AND e.id = page.id
+   ORDER BY page.score, page.id`;
 
 /** Words joined as FTS5 phrases of one token each: every word must occur (implicit AND). */
 export const sqliteMatch = (words: readonly string[]): string => words.map((w) => `"${w}"`).join(' ');
