@@ -168,8 +168,8 @@ function demoGenerateLine(d) {
   if (d.sessionsPerSec === null) return `demo --sessions: ${d.error}`;
   const plain = d.plainImportSessionsPerSec ? `; bare sessions import ${num(d.plainImportSessionsPerSec)} sessions/s` : '';
   return (
-    `demo --sessions: ${num(d.sessions)} sessions with details and transcripts in ${num(d.seconds - d.demoAloneSeconds, 1)} s = ` +
-    `${num(d.sessionsPerSec)} sessions/s (${d.method}; peak RSS ${num(d.peakRssMb)} MB${plain})`
+    `demo --sessions: ${num(d.sessions)} sessions with details, transcripts and a video each (${num(d.videos ?? 0)} shared) in ${num(d.seconds - d.demoAloneSeconds, 1)} s = ` +
+    `${num(d.sessionsPerSec)} sessions/s, fixed costs ${num(d.demoAloneSeconds, 1)} s (${d.method}; peak RSS ${num(d.peakRssMb)} MB${plain})`
   );
 }
 

@@ -1,5 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { withDemoDetails } from '../details/demo-details.js';
+import { demoAnswersEndMs, withDemoDetails } from '../details/demo-details.js';
+import { withGeneratedVideos } from '../media/generated-videos.js';
+import { releaseVideoObjects, type StoredVideoFile } from '../media/import-video.js';
 import { parseTestPlan } from '../plans/test-plan.js';
 import type { Runtime } from '../runtime.js';
 import type { Actor, SessionInput, TestPlan } from '../store/store.js';
@@ -35,6 +37,8 @@ export interface GeneratedTest {
 export interface GeneratedSummary {
   seed: number;
   tests: GeneratedTest[];
+  /** The distinct videos the sessions share (by their SHA-256); empty without ffmpeg. */
+  videos: string[];
   sessionsPerSecond: number;
 }
 
@@ -91,16 +95,17 @@ export function generatedSessions(testId: string, random: () => number, first: n
 /**
  * Creates (or finds) the generated tests in `workspaceId`, each with the demo's plan under its
  * own UUIDs, and writes their sessions a batch per transaction: details of every task type
- * with demographics, and transcripts for three in four completed sessions. `onBatch` hears of
- * every batch written (for progress).
+ * with demographics, transcripts for three in four completed sessions, and for every session
+ * one of `videos` by reference (the `n`-th session the `n`-th modulo their number; a session
+ * that has a video keeps it). `onBatch` hears of every batch written (for progress).
  */
 export async function generateDemoTests(
   rt: Pick<Runtime, 'store'>,
   by: Actor,
-  input: { workspaceId: string; planFile: unknown; options: GenerateOptions; onBatch?: (written: number) => void },
+  input: { workspaceId: string; planFile: unknown; options: GenerateOptions; videos: readonly StoredVideoFile[]; onBatch?: (written: number) => void },
 ): Promise<GeneratedTest[]> {
   const { store } = rt;
-  const { options } = input;
+  const { options, videos } = input;
   const tests: GeneratedTest[] = [];
   for (let index = 0; index < options.tests; index++) {
     const testId = generatedTestId(options.seed, index);
@@ -116,6 +121,10 @@ export async function generateDemoTests(
       const batch = withDemoDetails(generatedSessions(testId, random, first, Math.min(GENERATE_BATCH, count - first)), plan, first);
       await store.sessions.importSessions(testId, batch, by);
       await store.transcripts.importTranscripts(testId, demoTranscripts(plan, batch, first), by);
+      for (const [v, video] of videos.entries()) {
+        const sessionIds = batch.filter((_, at) => (first + at) % videos.length === v).map((s) => s.sessionId);
+        if (sessionIds.length > 0) await store.videos.attachVideo(testId, sessionIds, video.objects, by, video.ensureStored);
+      }
       input.onBatch?.(batch.length);
     }
     tests.push({ testId, sessions: count });
@@ -123,9 +132,12 @@ export async function generateDemoTests(
   return tests;
 }
 
-/** The generated tests, their sessions written in batches, with progress on a terminal. */
+/**
+ * The generated tests, their sessions written in batches, with progress on a terminal; with
+ * ffmpeg, a few videos made for the run and shared by every session (src/media/generated-videos.ts).
+ */
 export async function generateDemoData(
-  rt: Pick<Runtime, 'store'>,
+  rt: Pick<Runtime, 'store' | 'media'>,
   by: Actor,
   input: { workspaceId: string; planFile: unknown; options: GenerateOptions },
 ): Promise<GeneratedSummary> {
@@ -136,10 +148,19 @@ export async function generateDemoData(
     written += count;
     if (process.stderr.isTTY) process.stderr.write(`\rgenerated ${written.toLocaleString('en-US')} of ${options.sessions.toLocaleString('en-US')} sessions`);
   };
-  const tests = await generateDemoTests(rt, by, { ...input, onBatch });
+  // Long enough for every answer's time window, so each answer's link starts inside its video.
+  const seconds = Math.ceil(demoAnswersEndMs(parseTestPlan(input.planFile, generatedTestId(options.seed, 0))) / 1000) + 15;
+  const { tests, videos } = await withGeneratedVideos(rt.media.storage, { seed: options.seed, seconds }, async (made) => {
+    if (!made) process.stderr.write('warning: ffmpeg is not installed, so the generated sessions have no video (apt-get install ffmpeg)\n');
+    const videos = made ?? [];
+    const tests = await generateDemoTests(rt, by, { ...input, videos, onBatch });
+    // A video no session took (every session had one already) leaves no object behind.
+    await releaseVideoObjects({ videos: rt.store.videos, storage: rt.media.storage }, videos.flatMap((v) => [v.objects.objectKey, v.objects.posterKey]));
+    return { tests, videos: videos.map((v) => v.objects.contentSha256) };
+  });
   if (process.stderr.isTTY) process.stderr.write('\n');
-  const seconds = (performance.now() - started) / 1000;
-  return { seed: options.seed, tests, sessionsPerSecond: Math.round(options.sessions / Math.max(seconds, 0.001)) };
+  const elapsed = (performance.now() - started) / 1000;
+  return { seed: options.seed, tests, videos, sessionsPerSecond: Math.round(options.sessions / Math.max(elapsed, 0.001)) };
 }
 
 /** The largest generated data set: ten million sessions, in up to ten thousand tests. */
@@ -161,6 +182,7 @@ export function generateOptions(options: { sessions?: string; tests?: string; se
 /** The generated tests, one a line. */
 export const generatedText = (g: GeneratedSummary): string =>
   [
-    `Generated with seed ${g.seed} (${g.sessionsPerSecond.toLocaleString('en-US')} sessions/s), in the same workspace:`,
+    `Generated with seed ${g.seed} (${g.sessionsPerSecond.toLocaleString('en-US')} sessions/s), in the same workspace` +
+      (g.videos.length > 0 ? `, every session with one of ${g.videos.length} shared videos:` : ', without videos (no ffmpeg):'),
     ...g.tests.map((t) => `  test ${t.testId}: ${t.sessions.toLocaleString('en-US')} sessions`),
   ].join('\n');

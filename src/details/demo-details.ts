@@ -5,7 +5,8 @@ import { checkSessionDetails, storedDetails, type SessionDetails } from './sessi
  * What `demo` adds to its test plan and sessions for the details and QXscore endpoints: a
  * QX_SCORE task group (two navigational tasks and the eight attitudinal questions), a
  * balanced comparison, and a task of every other type; and for every session that got past
- * the screener, a participant with demographics and answers of every task type (some skipped).
+ * the screener, a participant with a name and demographics, answers of every task type (some
+ * skipped), the form factor, task ordering, screener responses and, for some, notes.
  */
 export const DEMO_DETAIL_GROUPS: TaskGroup[] = [
   { id: 'demo-qx', type: 'QX_SCORE' },
@@ -42,11 +43,20 @@ export const DEMO_DETAIL_TASKS: PlanTask[] = [
   { text: 'How likely are you to shop here again?', taskType: 'nps', taskGroupId: 'demo-main' },
 ];
 
+/** How long a demo participant spends on each task: the `p`-th answer ends at (p + 1) times this. */
+const TASK_MS = 45_000;
+
+/** When the last answer of a completed demo session ends: how long its video must be for every answer to lie inside it. */
+export const demoAnswersEndMs = (plan: { tasks: PlanTask[] }): number => plan.tasks.length * TASK_MS;
+
 /** The demographic questions' ids: UUIDs, as the real service's are. */
 const DEMOGRAPHIC_QUESTION_IDS = { gender: '0d3b6c1e-2f4a-4b8e-9c1d-5e6f7a8b9c01', age: '0d3b6c1e-2f4a-4b8e-9c1d-5e6f7a8b9c02' };
 const GENDERS = ['Female', 'Male', 'Non-binary'];
 const AGES = ['18-24', '25-34', '35-44', '45-54'];
 const SEQUENCES = ['AB', 'BA'];
+const FORM_FACTORS = ['Computer', 'Smartphone', 'Tablet'];
+const SCREENER = { question: 'How often do you shop online?', answers: ['Every week', 'Every month', 'A few times a year'] };
+const NOTES = ['Hesitated on the delivery step.', 'Looked for a guest checkout first.', 'Could not find the returns policy at first.'];
 const WRITTEN = ['A clearer delivery date.', 'Fewer form fields.', 'Saving my card.'];
 
 /** The answer the `i`-th demo participant gives to a plan task, or 'skip'. */
@@ -108,9 +118,14 @@ function demoDetailsOf(plan: { id: string; tasks: PlanTask[]; taskGroups: TaskGr
       ],
     },
     taskGroups: status === 'COMPLETE' ? [{ taskGroupId: 'demo-compare', sequence: SEQUENCES[variant % 2] }] : [],
+    formFactorUsed: FORM_FACTORS[variant % FORM_FACTORS.length],
+    taskOrderingCondition: SEQUENCES[variant % 2] === 'AB' ? 'default' : 'reversed comparison',
+    // Some sessions have the researcher's notes; the others none, as most real ones.
+    notes: variant % 5 === 0 ? NOTES[variant % NOTES.length] : null,
+    screenerResponses: [{ question: SCREENER.question, response: [SCREENER.answers[variant % SCREENER.answers.length]!] }],
     tasks: plan.tasks.slice(0, reached).map((task, p) => {
       const answer = answerOf(task, variant, p + 1);
-      return { position: p + 1, startTimeMs: p * 45_000 + (variant % 7) * 1000, endTimeMs: (p + 1) * 45_000, skipped: answer === 'skip', answer: answer === 'skip' ? null : answer };
+      return { position: p + 1, startTimeMs: p * TASK_MS + (variant % 7) * 1000, endTimeMs: (p + 1) * TASK_MS, skipped: answer === 'skip', answer: answer === 'skip' ? null : answer };
     }),
   };
   const checked = checkSessionDetails(raw, plan);
@@ -135,7 +150,8 @@ export function withDemoDetails(
     if (s.status === 'SCREENED_OUT') return s;
     const { document, scoring } = demoDetailsOf(plan, firstIndex + at, s.status);
     const details = document as SessionDetails;
-    const participant = { ...details.participant!, participantId: s.sessionId.replace(/^.{8}/, 'da7a0000') };
+    // The participant's own: their id, and a made-up username as the real v1 participant.name shows one.
+    const participant = { ...details.participant!, participantId: s.sessionId.replace(/^.{8}/, 'da7a0000'), name: `participant-${s.sessionId.slice(0, 8)}` };
     return { ...s, details: { document: { ...details, participant }, scoring } };
   });
 }

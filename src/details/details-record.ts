@@ -4,13 +4,21 @@ import { csvRecord, CSV_COLUMNS, summaryRecord, type ExportFormat } from './sess
 /**
  * A session's details as API responses carry them (GET /api/v3/sessionResults), turned back
  * into the `details` field `sessions import` reads: the answered tasks by id with their answer
- * unwrapped from its type's key, the participant, the imported group responses. An export
- * with `--details` is thereby a file another results-api imports as it is.
+ * unwrapped from its type's key, the participant (with the name this service adds), the
+ * imported group responses, and the facts only an import knows (form factor, task ordering,
+ * notes, screener responses; extensions of this service, left out when the server sends none,
+ * as the real service). An export with `--details` is thereby a file another results-api
+ * imports as it is, losing nothing.
  */
 export function importableDetails(details: SessionDetails): Record<string, unknown> {
+  const participant = details.sessionParticipant;
   return {
-    participant: details.sessionParticipant
-      ? { participantId: details.sessionParticipant.participantId, demographics: details.sessionParticipant.demographicsInfo }
+    participant: participant
+      ? {
+          participantId: participant.participantId,
+          ...(participant.name ? { name: participant.name } : {}),
+          demographics: participant.demographicsInfo,
+        }
       : null,
     taskGroups: details.taskGroups.flatMap((g) =>
       g.type === 'BALANCED_COMPARISON' && g.response && 'sequence' in g.response ? [{ taskGroupId: g.uuid, sequence: g.response.sequence }] : [],
@@ -22,6 +30,10 @@ export function importableDetails(details: SessionDetails): Record<string, unkno
       const answer = r.answer ? (Object.values(r.answer).find((v) => v !== null && v !== undefined) ?? null) : null;
       return [{ taskId: task.uuid, startTimeMs: r.startTimeMs, endTimeMs: r.endTimeMs, skipped: r.skipped, answer }];
     }),
+    ...(details.formFactorUsed ? { formFactorUsed: details.formFactorUsed } : {}),
+    ...(details.taskOrderingCondition ? { taskOrderingCondition: details.taskOrderingCondition } : {}),
+    ...(details.notes ? { notes: details.notes } : {}),
+    ...(details.screenerResponses?.length ? { screenerResponses: details.screenerResponses } : {}),
   };
 }
 

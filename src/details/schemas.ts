@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { EXTENSION } from '../docs/extension.js';
 import { Nullable, Uuid } from '../results/schemas.js';
 
 // Component names (titles), fields, types and enums are the real Results document's
@@ -28,6 +29,9 @@ export const SessionParticipant = Type.Object(
   {
     participantId: Nullable<string>('string', { format: 'uuid' }),
     demographicsInfo: Type.Array(DemographicInfo, { description: 'Demographic questions and their answers.' }),
+    name: Type.Optional(
+      Nullable<string>('string', { description: "Extension: the participant's display name or email, as imported (the Legacy v1 participant.name); null when not imported.", ...EXTENSION }),
+    ),
   },
   { title: 'SessionParticipantDto' },
 );
@@ -56,6 +60,29 @@ export const TaskGroupItem = Type.Object(
   },
   { title: 'TaskGroupItemDto' },
 );
+
+/** A fact only a session's import knows, as the Legacy (v1) family shows it: an extension here. */
+const ImportedFact = (description: string) =>
+  Type.Optional(Nullable<string>('string', { description: `Extension (the Legacy v1 session's field): ${description}; null when not imported.`, ...EXTENSION }));
+
+/** What a session carries beyond its answers (details.formFactorUsed, ... of the import), so an export with details loses nothing. */
+const IMPORTED_FACTS = {
+  formFactorUsed: ImportedFact('the device the participant used, e.g. DESKTOP'),
+  taskOrderingCondition: ImportedFact('the order the participant got the tasks in'),
+  notes: ImportedFact("the researcher's notes on the session"),
+  screenerResponses: Type.Optional(
+    Type.Array(
+      Type.Object(
+        {
+          question: Type.String({ description: 'The screener question as the participant read it.' }),
+          response: Type.Array(Type.String(), { description: 'Their answers.' }),
+        },
+        { title: 'ScreenerResponseDto' },
+      ),
+      { description: "Extension (the Legacy v1 completed session's field): the screener questions and answers imported with the session; empty when none.", ...EXTENSION },
+    ),
+  ),
+};
 
 /** One answer shape, under its task type's key; null or left out under the others (as the real document allows). */
 const AnswerPart = (title: string, properties: Record<string, TSchema>, description: string) =>
@@ -137,6 +164,7 @@ function sessionResultsSchema<Types extends readonly string[]>(types: Types, v2:
       sessionParticipant: OrNull(SessionParticipant, 'null when no participant was imported for the session.'),
       taskGroups: Type.Array(TaskGroupItem, { description: 'Every task group of the test plan, in plan order.' }),
       tasks: Type.Array(task, { description: 'Every task of the test plan, in plan order.' }),
+      ...IMPORTED_FACTS,
     },
     { title: v2 ? 'SessionResultsV2ResponseDto' : 'SessionResultsV3ResponseDto' },
   );

@@ -45,7 +45,7 @@ export function sessionResultsView(session: Session, test: Test, details: Sessio
     audienceId: session.audienceId,
     testPlanId: plan?.id ?? null,
     sessionParticipant: details?.participant
-      ? { participantId: details.participant.participantId, demographicsInfo: details.participant.demographics }
+      ? { participantId: details.participant.participantId, demographicsInfo: details.participant.demographics, name: details.participant.name ?? null }
       : null,
     taskGroups: (plan?.taskGroups ?? []).map((g) => {
       const type = KNOWN_GROUP_TYPES.has(g.type) ? (g.type as 'QX_SCORE' | 'BALANCED_COMPARISON') : 'UNRECOGNIZED';
@@ -77,5 +77,9 @@ export function sessionResultsView(session: Session, test: Test, details: Sessio
           : null,
       };
     }),
+    formFactorUsed: details?.formFactorUsed ?? null,
+    taskOrderingCondition: details?.taskOrderingCondition ?? null,
+    notes: details?.notes ?? null,
+    screenerResponses: details?.screenerResponses ?? [],
   };
 }

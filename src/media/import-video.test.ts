@@ -59,7 +59,8 @@ describe.skipIf(!hasFfmpeg())('importing a session video', () => {
     expect(video.durationMs).toBeGreaterThanOrEqual(1900);
     expect(video.durationMs).toBeLessThanOrEqual(2200);
     expect(video.regions).toEqual({ screen: { topLeftPoint: { x: 0, y: 0 }, widthPx: 320, heightPx: 240 } });
-    expect(video.objectKey).toBe(`videos/${sessionId}/${video.contentSha256}.mp4`);
+    expect(video.objectKey).toBe(`videos/${video.contentSha256.slice(0, 2)}/${video.contentSha256}.mp4`);
+    expect(video.posterKey).toBe(`videos/${video.contentSha256.slice(0, 2)}/${video.contentSha256}.poster.jpg`);
     expect(readFileSync(storage.pathOf(video.objectKey)).equals(readFileSync(good))).toBe(true);
     expect(video.sizeBytes).toBe(readFileSync(good).length);
     const poster = readFileSync(storage.pathOf(video.posterKey!));
@@ -102,6 +103,32 @@ describe.skipIf(!hasFfmpeg())('importing a session video', () => {
     expect(await storage.stat(first.video.objectKey)).toBeNull();
     expect(await storage.stat(first.video.posterKey!)).toBeNull();
     expect(await storage.stat(second.video.objectKey)).not.toBeNull();
+  });
+
+  it('sessions with the same bytes share one object; replacing one video deletes an object only when no other session names it', async () => {
+    const second = randomUUID();
+    await store.sessions.importSessions(testId, [{ sessionId: second, audienceId: null, status: 'COMPLETE', startTime: 2, finishTime: null }], by);
+    const a = await importVideo(deps(), { sessionId, file: good }, by);
+    const b = await importVideo(deps(), { sessionId: second, file: good }, by);
+    expect(b.video.objectKey).toBe(a.video.objectKey);
+    expect(b.video.posterKey).toBe(a.video.posterKey);
+    // The first session moves on to other bytes: the shared objects stay, for the second.
+    await importVideo(deps(), { sessionId, file: other }, by);
+    expect(await storage.stat(a.video.objectKey)).not.toBeNull();
+    expect(await storage.stat(a.video.posterKey!)).not.toBeNull();
+    // The second too: now nothing names them, and they go.
+    await importVideo(deps(), { sessionId: second, file: other }, by);
+    expect(await storage.stat(a.video.objectKey)).toBeNull();
+    expect(await storage.stat(a.video.posterKey!)).toBeNull();
+    expect((await store.videos.findVideo(second))?.objectKey).toBe((await store.videos.findVideo(sessionId))?.objectKey);
+  });
+
+  it('stores a lost object again when the same bytes are imported', async () => {
+    const first = await importVideo(deps(), { sessionId, file: good }, by);
+    await storage.delete(first.video.objectKey);
+    const again = await importVideo(deps(), { sessionId, file: good }, by);
+    expect(again.outcome).toBe('unchanged');
+    expect(readFileSync(storage.pathOf(first.video.objectKey)).equals(readFileSync(good))).toBe(true);
   });
 
   it('refuses a truncated video and stores nothing', async () => {

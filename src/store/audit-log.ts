@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   'key.add',
   'token.revoke',
   'video.import',
+  'video.attach',
   'admin.create',
   'admin.setup_link',
   'admin.setup',

@@ -7,7 +7,7 @@ import { ManualClock } from '../clock.js';
 import type { Announce } from './database.js';
 import { StoreConflictError } from './conflicts.js';
 import type { Store } from './open-store.js';
-import type { VideoInput } from './videos.js';
+import type { VideoInput, VideoObjects } from './videos.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 const by = { actor: 'cli:admin' };
@@ -119,6 +119,81 @@ export function describeVideoContract(name: string, makeStore: (clock: ManualClo
         [sessionId(2), null],
       ]);
       expect(await store.videos.listVideos(uuid(9))).toEqual([]);
+    });
+    describe('shared objects (named by content): deleted only when no row names them', () => {
+      const shared: VideoObjects = (({ sessionId: _, ...objects }) => ({ ...objects, objectKey: 'videos/ab/shared.mp4', posterKey: 'videos/ab/shared.poster.jpg' }))(video(1));
+      const removing = () => {
+        const removed: string[] = [];
+        return { removed, remove: async (key: string) => void removed.push(key) };
+      };
+
+      it('attaches one stored video to many sessions by reference; a session with a video keeps it; one audit entry', async () => {
+        await store.sessions.importSessions(testId, [3, 4].map((n) => ({ sessionId: sessionId(n), audienceId: null, status: 'COMPLETE', startTime: T0 + n, finishTime: null })), by);
+        await store.videos.saveVideo(video(2, 'c'.repeat(64)), by);
+        announced.length = 0;
+        let ensured = 0;
+        const result = await store.videos.attachVideo(testId, [1, 2, 3, 4].map(sessionId), shared, by, async () => void ensured++);
+        expect(result).toEqual({ inserted: 3, kept: 1 });
+        expect(ensured).toBe(1);
+        for (const n of [1, 3, 4]) expect(await store.videos.findVideo(sessionId(n))).toEqual({ ...shared, sessionId: sessionId(n), testId, importedAt: T0 });
+        expect((await store.videos.findVideo(sessionId(2)))?.contentSha256).toBe('c'.repeat(64));
+        expect((await store.audit.list({ action: 'video.attach' })).map((e) => [e.subject, e.details])).toEqual([[testId, { sha256: shared.contentSha256, inserted: 3, kept: 1 }]]);
+        // Again: nothing to give, nothing audited.
+        expect(await store.videos.attachVideo(testId, [1, 3].map(sessionId), shared, by)).toEqual({ inserted: 0, kept: 2 });
+        expect(await store.audit.list({ action: 'video.attach' })).toHaveLength(1);
+        expect(announced).toEqual([]);
+      });
+
+      it('refuses, all or nothing, a session that is not of the test', async () => {
+        const error = await store.videos.attachVideo(testId, [sessionId(1), sessionId(9)], shared, by).catch((e: unknown) => e);
+        expect((error as StoreConflictError).code).toBe('not_found');
+        expect(await store.videos.findVideo(sessionId(1))).toBeNull();
+      });
+
+      it('keeps an object while any row names it, as a video or as a poster, and deletes it once none does', async () => {
+        await store.videos.attachVideo(testId, [1, 2].map(sessionId), shared, by);
+        const { removed, remove } = removing();
+        expect(await store.videos.releaseObjects([shared.objectKey, shared.posterKey, null], remove)).toEqual({ removed: [], failed: [] });
+        // Session 1 moves on; session 2 still names both objects.
+        await store.videos.saveVideo(video(1, 'b'.repeat(64)), by);
+        expect(await store.videos.releaseObjects([shared.objectKey, shared.posterKey], remove)).toEqual({ removed: [], failed: [] });
+        // A poster named by another row is kept though the video it came with goes.
+        await store.videos.saveVideo({ ...video(2, 'd'.repeat(64)), posterKey: shared.posterKey }, by);
+        expect(await store.videos.releaseObjects([shared.objectKey, shared.posterKey], remove)).toEqual({ removed: [shared.objectKey], failed: [] });
+        await store.videos.saveVideo(video(2, 'd'.repeat(64)), by);
+        expect(await store.videos.releaseObjects([shared.posterKey, shared.posterKey], remove)).toEqual({ removed: [shared.posterKey], failed: [] });
+        expect(removed).toEqual([shared.objectKey, shared.posterKey]);
+      });
+
+      it('reports an object it could not delete, and goes on with the others', async () => {
+        const result = await store.videos.releaseObjects(['videos/ab/a.mp4', 'videos/ab/b.mp4'], async (key) => {
+          if (key.endsWith('a.mp4')) throw new Error('storage down');
+        });
+        expect(result).toEqual({ removed: ['videos/ab/b.mp4'], failed: ['videos/ab/a.mp4'] });
+      });
+
+      it('a writer naming an object waits for a release deleting it, then makes sure it is stored again', async () => {
+        let deleted = false;
+        let releaseHolds!: () => void;
+        const holding = new Promise<void>((resolve) => (releaseHolds = resolve));
+        let letGo!: () => void;
+        const gone = new Promise<void>((resolve) => (letGo = resolve));
+        const release = store.videos.releaseObjects([shared.objectKey], async () => {
+          releaseHolds();
+          await gone;
+          deleted = true;
+        });
+        await holding;
+        let sawDeleted: boolean | undefined;
+        const save = store.videos.attachVideo(testId, [sessionId(1)], shared, by, async () => void (sawDeleted = deleted));
+        // Give the writer every chance to run ahead of the release, were the lock missing.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(sawDeleted).toBeUndefined();
+        letGo();
+        expect(await release).toEqual({ removed: [shared.objectKey], failed: [] });
+        expect(await save).toEqual({ inserted: 1, kept: 0 });
+        expect(sawDeleted).toBe(true);
+      });
     });
   });
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import { audit } from './audit-log.js';
-import { recordWebhookEvent } from './webhook-events.js';
+import { recordWebhookEvent, webhookEventWanted } from './webhook-events.js';
 import { conflict } from './conflicts.js';
 import type { Database, Row } from './database.js';
 import type { Actor } from './store.js';
@@ -42,6 +42,33 @@ export interface Video {
 
 export type VideoInput = Omit<Video, 'testId' | 'importedAt' | 'lastFrameMs'> & { lastFrameMs?: number | null };
 
+/** A stored video file as any number of sessions may name it: everything of a video but its session. */
+export type VideoObjects = Omit<VideoInput, 'sessionId'>;
+
+/**
+ * Makes sure the named media objects exist (storing any that went missing). Called inside the
+ * transaction that makes rows name them, while it holds their locks, so no release deletes
+ * them between the check and the commit.
+ */
+export type EnsureStored = () => Promise<void>;
+
+/** What attaching a stored video to sessions did. */
+export interface AttachResult {
+  inserted: number;
+  /** Sessions that already had a video: theirs is kept. */
+  kept: number;
+}
+
+/**
+ * The lock held by a writer that makes a row name a media object, and by a release that deletes
+ * an object no row names: the two take turns, so an object a row names is never deleted.
+ */
+const objectLock = (key: string) => `media-object:${key}`;
+const objectKeys = (v: VideoObjects): string[] => [...new Set([v.objectKey, ...(v.posterKey ? [v.posterKey] : [])])].sort();
+
+/** Session ids bound per statement when attaching (within both engines' parameter limits). */
+const ATTACH_CHUNK = 1000;
+
 export interface SavedVideo {
   outcome: 'inserted' | 'updated' | 'unchanged';
   video: Video;
@@ -72,7 +99,9 @@ const videoOf = (r: Row): Video => ({
 
 /**
  * Session videos, one per session. Nothing any process caches depends on them (every read
- * goes to the database), so saving one announces nothing.
+ * goes to the database), so saving one announces nothing. Their objects are named by content
+ * (src/media/import-video.ts), so sessions with the same bytes share them: an object is
+ * deleted only by releaseObjects, when no row names it.
  */
 export class VideoRepository {
   constructor(
@@ -93,12 +122,16 @@ export class VideoRepository {
 
   /**
    * Records the session's video, replacing the one it had. The same bytes again (same
-   * SHA-256) change nothing and are not audited. The session must exist.
+   * SHA-256) change nothing and are not audited. The session must exist. `ensureStored`, when
+   * given, runs while the video's objects are locked (see EnsureStored); the replaced video's
+   * objects are then the caller's to release.
    */
-  saveVideo(input: VideoInput, by: Actor): Promise<SavedVideo> {
+  saveVideo(input: VideoInput, by: Actor, ensureStored?: EnsureStored): Promise<SavedVideo> {
     return this.db.write(null, async (tx) => {
       const session = await tx.one<{ test_id: string }>('SELECT test_id FROM sessions WHERE session_id = @sessionId', { sessionId: input.sessionId });
       if (!session) throw conflict.noSession(input.sessionId);
+      for (const key of objectKeys(input)) await tx.lock(objectLock(key));
+      await ensureStored?.();
       const existingRow = await tx.one(`SELECT ${COLUMNS} FROM videos WHERE session_id = @sessionId FOR UPDATE`, { sessionId: input.sessionId });
       const existing = existingRow ? videoOf(existingRow) : null;
       const lastFrameMs = input.lastFrameMs ?? null;
@@ -137,6 +170,66 @@ export class VideoRepository {
       });
       await recordWebhookEvent(tx, this.clock, { type: 'video.ready', testId: video.testId, data: { sessionId: input.sessionId } });
       return { outcome: existing ? 'updated' : 'inserted', video, replaced: existing } satisfies SavedVideo;
+    });
+  }
+
+  /**
+   * Gives every session of `sessionIds` (all of `testId`) that has no video the stored video
+   * `objects`, by reference: one row each, no copy. Sessions with a video keep theirs. One
+   * transaction, one audit entry; a `video.ready` webhook event per session given one.
+   */
+  attachVideo(testId: string, sessionIds: readonly string[], objects: VideoObjects, by: Actor, ensureStored?: EnsureStored): Promise<AttachResult> {
+    return this.db.write(null, async (tx) => {
+      for (const key of objectKeys(objects)) await tx.lock(objectLock(key));
+      await ensureStored?.();
+      const params = { ...objects, lastFrameMs: objects.lastFrameMs ?? null, hasAudio: objects.hasAudio ? 1 : 0, regions: JSON.stringify(objects.regions), importedAt: this.clock.now(), testId };
+      const wanted = await webhookEventWanted(tx, 'video.ready', testId);
+      const result: AttachResult = { inserted: 0, kept: 0 };
+      for (let from = 0; from < sessionIds.length; from += ATTACH_CHUNK) {
+        const chunk = sessionIds.slice(from, from + ATTACH_CHUNK);
+        const ids: Record<string, string> = {};
+        const list = chunk.map((id, i) => ((ids[`s${i}`] = id), `@s${i}`)).join(', ');
+        const sessions = await tx.all<{ session_id: string; test_id: string }>(`SELECT session_id, test_id FROM sessions WHERE session_id IN (${list})`, ids);
+        const testOf = new Map(sessions.map((r) => [r.session_id, r.test_id]));
+        const foreign = chunk.find((id) => testOf.get(id) !== testId);
+        if (foreign !== undefined) throw conflict.noSessionInTest(foreign, testId);
+        // VALUES, not INSERT ... SELECT: PostgreSQL types a VALUES row's parameters by their columns.
+        const rows = chunk.map((_, i) => `(@s${i}, @testId, @objectKey, @posterKey, @contentSha256, @contentType, @sizeBytes, @durationMs, @lastFrameMs, @width, @height, @hasAudio, @regions, @importedAt)`);
+        const inserted = await tx.all<{ session_id: string }>(
+          `INSERT INTO videos (${COLUMNS}) VALUES ${rows.join(', ')} ON CONFLICT (session_id) DO NOTHING RETURNING session_id`,
+          { ...ids, ...params },
+        );
+        result.inserted += inserted.length;
+        result.kept += chunk.length - inserted.length;
+        if (wanted) for (const r of inserted) await recordWebhookEvent(tx, this.clock, { type: 'video.ready', testId, data: { sessionId: r.session_id } });
+      }
+      if (result.inserted > 0) await audit(tx, this.clock, by, 'video.attach', testId, { sha256: objects.contentSha256, ...result });
+      return result;
+    });
+  }
+
+  /**
+   * Deletes, with `remove`, each of `keys` that no video row names any more, holding its lock
+   * so that no writer makes a row name it meanwhile. A failed removal leaves that object
+   * behind (unreferenced, harmless) and is reported in `failed`. Returns what was removed.
+   */
+  releaseObjects(keys: readonly (string | null)[], remove: (key: string) => Promise<void>): Promise<{ removed: string[]; failed: string[] }> {
+    const distinct = [...new Set(keys.filter((k): k is string => k !== null))].sort();
+    return this.db.write(null, async (tx) => {
+      const removed: string[] = [];
+      const failed: string[] = [];
+      for (const key of distinct) {
+        await tx.lock(objectLock(key));
+        const named = await tx.one('SELECT 1 AS named FROM videos WHERE object_key = @key OR poster_key = @key LIMIT 1', { key });
+        if (named) continue;
+        try {
+          await remove(key);
+          removed.push(key);
+        } catch {
+          failed.push(key);
+        }
+      }
+      return { removed, failed };
     });
   }
 }

@@ -21,8 +21,16 @@ describe('sessions export --details', async () => {
     const workspaceId = await seedWorkspace(t.runtime, [client.email]);
     testId = randomUUID();
     await t.runtime.store.directory.createTest({ id: testId, workspaceId, title: 'T', productType: 'NON_THINK_OUT_LOUD', plan: DETAILS_PLAN }, storeActor);
+    // The first with every fact only an import knows, the participant's name included: none may be lost on the way out.
+    const first = detailsInput({ ...PARTICIPANT_A, ...OTHER_ANSWERS }, {
+      taskGroups: [{ taskGroupId: 'compare', sequence: 'AB' }],
+      formFactorUsed: 'Computer',
+      taskOrderingCondition: 'default',
+      notes: 'Hesitated at "Payment", then, at last, paid.\nSecond line.',
+      screenerResponses: [{ question: 'Which devices do you own?', response: ['Laptop', 'Phone'] }],
+    });
     const details = [
-      detailsInput({ ...PARTICIPANT_A, ...OTHER_ANSWERS }, { taskGroups: [{ taskGroupId: 'compare', sequence: 'AB' }] }),
+      { ...first, participant: { ...(first.participant as object), name: 'Ana, "the tester"' } },
       detailsInput({ ...PARTICIPANT_B }),
       undefined,
     ];
@@ -49,5 +57,13 @@ describe('sessions export --details', async () => {
       const empty = { participant: null, formFactorUsed: null, taskOrderingCondition: null, notes: null, screenerResponses: [], taskGroups: [], tasks: [] };
       expect(session.details!.document).toEqual(stored ?? empty);
     }
+    // What the comparison above covers, said outright for the session that carries every fact.
+    expect(parsed.sessions.find((s) => s.sessionId === ids[0])!.details!.document).toMatchObject({
+      participant: { name: 'Ana, "the tester"' },
+      formFactorUsed: 'Computer',
+      taskOrderingCondition: 'default',
+      notes: 'Hesitated at "Payment", then, at last, paid.\nSecond line.',
+      screenerResponses: [{ question: 'Which devices do you own?', response: ['Laptop', 'Phone'] }],
+    });
   });
 });

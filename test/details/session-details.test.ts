@@ -90,13 +90,18 @@ describe('GET /api/v3/sessionResults/{sessionId}', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const body = (await res.json()) as SessionResultsV3Response;
-    expect(Object.keys(body)).toEqual(['sessionId', 'audienceId', 'testPlanId', 'sessionParticipant', 'taskGroups', 'tasks']);
+    // The real fields, then the documented extensions: the session facts only an import knows.
+    expect(Object.keys(body)).toEqual([
+      'sessionId', 'audienceId', 'testPlanId', 'sessionParticipant', 'taskGroups', 'tasks',
+      'formFactorUsed', 'taskOrderingCondition', 'notes', 'screenerResponses',
+    ]);
     expect(body.sessionId).toBe(id(1));
     expect(body.audienceId).toBe(AUDIENCE);
     expect(body.testPlanId).toBe(PLAN_ID);
     expect(body.sessionParticipant).toEqual({
       participantId: '41f72104-5f84-44fa-a16a-03f575159611',
       demographicsInfo: [{ id: GENDER_QUESTION_ID, code: 'GENDER', label: 'What is your gender?', value: 'Female', type: 'DEMOGRAPHIC_QUESTION_TYPE_SINGLE' }],
+      name: null,
     });
     expect(body.taskGroups).toEqual([
       { uuid: groupId('qx-1'), type: 'QX_SCORE', response: { score: 81.3 } },
@@ -161,6 +166,10 @@ describe('GET /api/v3/sessionResults/{sessionId}', () => {
       sessionParticipant: null,
       taskGroups: [],
       tasks: [],
+      formFactorUsed: null,
+      taskOrderingCondition: null,
+      notes: null,
+      screenerResponses: [],
     });
   });
 

@@ -1,5 +1,7 @@
 """A pipeline as a typed client writes it: every id parsed with uuid.UUID, every time with
-datetime.fromisoformat, over every Results API (v2/v3) operation of the demo's data. Standard
+datetime.fromisoformat, over every JSON operation of the demo's data: the Results API (v2/v3,
+with the help centre's v2 details path) and the Legacy (v1) family, each id it needs found
+through the product (the v1 highlight reel by the token the v2 reel list shows). Standard
 library only (Debian's python3). Prints what it parsed as JSON; exits 1 at the first value
 that does not parse, naming it."""
 import json
@@ -14,9 +16,13 @@ from datetime import datetime
 BASE, AUTH = os.environ["BASE_URL"], os.environ["AUTH_URL"]
 TEST_ID = os.environ["TEST_ID"]
 ID_KEYS = {"sessionId", "audienceId", "testPlanId", "uuid", "participantId", "taskGroupId", "testId",
-           "clipUuid", "reelId", "videoUuid", "studyUuid"}
-TIME_KEYS = {"startTime", "finishTime", "expiresAt"}
-parsed = {"ids": 0, "times": 0, "requests": 0}
+           "clipUuid", "reelId", "videoUuid", "studyUuid", "sessionUuid"}
+TIME_KEYS = {"startTime", "finishTime", "expiresAt", "orderedAt", "completedDateTime", "stateUpdatedAt",
+             "createdAt", "updatedAt"}
+# v1 names its numeric ids sessionId and id (the real document's integers): read as numbers, not UUIDs.
+LEGACY_NUMERIC = {"sessionId"}
+LEGACY = "/usertesting/api/v1"
+parsed = {"ids": 0, "times": 0, "requests": 0, "legacyRequests": 0}
 
 
 def token():
@@ -35,6 +41,8 @@ TOKEN = token()
 
 def get(path, missing_ok=False):
     parsed["requests"] += 1
+    if path.startswith(LEGACY):
+        parsed["legacyRequests"] += 1
     request = urllib.request.Request(BASE + path, headers={"Authorization": f"Bearer {TOKEN}"})
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
@@ -43,18 +51,23 @@ def get(path, missing_ok=False):
         if missing_ok and error.code == 404:
             return None
         raise
-    check(document, path)
+    check(document, path, path.startswith(LEGACY))
     return document
 
 
-def check(node, where):
+def check(node, where, legacy):
     if isinstance(node, list):
         for i, item in enumerate(node):
-            check(item, f"{where}[{i}]")
+            check(item, f"{where}[{i}]", legacy)
     elif isinstance(node, dict):
         for key, value in node.items():
             at = f"{where}.{key}"
-            if key in ID_KEYS and value is not None:
+            if legacy and key in LEGACY_NUMERIC:
+                try:
+                    int(value)
+                except (ValueError, TypeError):
+                    sys.exit(f"{at}: {value!r} is not a number")
+            elif key in ID_KEYS and value is not None:
                 try:
                     uuid.UUID(value)
                 except (ValueError, TypeError, AttributeError):
@@ -70,10 +83,10 @@ def check(node, where):
                 for i, demographic in enumerate(value):
                     uuid.UUID(demographic["id"])
                     parsed["ids"] += 1
-            check(value, at)
+            check(value, at, legacy)
 
 
-sessions, offset = [], 0
+sessions, offset, clip_uuids = [], 0, []
 while True:
     page = get(f"/api/v2/sessionResults?testId={TEST_ID}&limit=25&offset={offset}")
     sessions += page["sessions"]
@@ -82,11 +95,33 @@ while True:
         break
 for session in sessions:
     get(f"/api/v3/sessionResults/{session['sessionId']}")
+    get(f"/api/v2/sessionResults/{session['sessionId']}")
     get(f"/api/v2/sessionResults/{session['sessionId']}/videoDownloadUrl", missing_ok=True)
     clips = get(f"/api/v2/sessionResults/{session['sessionId']}/clips", missing_ok=True)
     for clip in (clips or {}).get("clips", []):
         get(f"/api/v2/sessionResults/{session['sessionId']}/clips/{clip['uuid']}")
+        clip_uuids.append(clip["uuid"])
 get(f"/api/v2/testResults/{TEST_ID}/qxScores")
 for reel in get(f"/api/v2/testResults/{TEST_ID}/highlightreels")["reels"]:
     get(f"/api/v2/testResults/{TEST_ID}/highlightreels/{reel['uuid']}")
+    get(f"{LEGACY}/highlightreel/{reel['highlightReelToken']}")
+
+# The Legacy (v1) family: the workspaces, their studies, the demo study's completed sessions
+# page by page, each session, and each clip the v2 clip lists named.
+for workspace in get(f"{LEGACY}/workspaces"):
+    get(f"{LEGACY}/workspaces/{workspace['uuid']}")
+get(f"{LEGACY}/studies/{TEST_ID}")
+legacy_sessions, page_path = [], f"{LEGACY}/studies/{TEST_ID}/completed-sessions"
+while True:
+    page = get(page_path)
+    legacy_sessions += page["sessions"]
+    if len(page["sessions"]) < 50:
+        break
+    page_path = f"{LEGACY}/studies/{TEST_ID}/completed-sessions?after={urllib.parse.quote(page['sessions'][-1]['cursor'])}"
+if len(legacy_sessions) != len(sessions):
+    sys.exit(f"v1 listed {len(legacy_sessions)} completed sessions, v2 {len(sessions)}")
+for session in legacy_sessions:
+    get(f"{LEGACY}/session/{session['sessionUuid']}")
+for clip_uuid in clip_uuids:
+    get(f"{LEGACY}/clip/{clip_uuid}")
 print(json.dumps({"sessions": len(sessions), **parsed}))

@@ -1,7 +1,8 @@
 /**
  * Issue 31: a Python pipeline that parses every id with uuid.UUID and every time with
  * datetime.fromisoformat runs over the demo (test/details/typed-pipeline.py, Debian's python3,
- * standard library only), its token from the real service's token URL with only the host changed.
+ * standard library only), its token from the real service's token URL with only the host changed:
+ * every JSON operation of the Results API and of the Legacy (v1) family.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -16,7 +17,7 @@ const IN_CI = process.env.CI === 'true';
 if (!existsSync(PYTHON) && !IN_CI) console.warn(`\n⚠ SKIPPED test/details/typed-pipeline.test.ts: no ${PYTHON} (apt-get install -y python3).\n`);
 
 describe.skipIf(!existsSync(PYTHON) && !IN_CI)('a typed Python pipeline over the demo', () => {
-  it('parses every id as a UUID and every time as ISO 8601, on every Results API operation', async () => {
+  it('parses every id as a UUID and every time as ISO 8601, on every Results API and Legacy operation', async () => {
     const demo = await startDemoDeployment();
     const run = await new Promise<{ code: number; output: string }>((resolve) => {
       execFile(
@@ -30,10 +31,13 @@ describe.skipIf(!existsSync(PYTHON) && !IN_CI)('a typed Python pipeline over the
       );
     });
     expect(run.code, run.output).toBe(0);
-    const summary = JSON.parse(run.output) as { sessions: number; ids: number; times: number; requests: number };
+    const summary = JSON.parse(run.output) as { sessions: number; ids: number; times: number; requests: number; legacyRequests: number };
     expect(summary.sessions).toBe(DEMO_COMPLETED_COUNT);
     // Per completed session at least its id, audience or plan id, task group and task uuids.
     expect(summary.ids).toBeGreaterThan(DEMO_COMPLETED_COUNT * 20);
-    expect(summary.times).toBeGreaterThanOrEqual(DEMO_COMPLETED_COUNT * 2);
+    // v2 start and finish times, v1 completion and state times.
+    expect(summary.times).toBeGreaterThanOrEqual(DEMO_COMPLETED_COUNT * 4);
+    // v1: the workspaces, the demo workspace, the study, a page of completed sessions, each session.
+    expect(summary.legacyRequests).toBeGreaterThanOrEqual(DEMO_COMPLETED_COUNT + 4);
   }, 180_000);
 });

@@ -218,7 +218,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
   ]);
   // Writes that nothing cached depends on: they announce nothing, by design.
   const bookkeeping = new Set([
-    'credentials.recordClientUse', 'settings.getOrSet', 'videos.saveVideo',
+    'credentials.recordClientUse', 'settings.getOrSet', 'videos.saveVideo', 'videos.attachVideo', 'videos.releaseObjects',
     // An audit entry of its own (the guessing throttle's report): the audit log is never cached.
     'audit.record',
     // Cues of transcripts imported before they were stored: no cache holds cues.

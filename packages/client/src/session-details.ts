@@ -45,9 +45,15 @@ export interface SessionDetails {
   sessionId: string | null;
   audienceId: string | null;
   testPlanId: string | null;
-  sessionParticipant: { participantId: string | null; demographicsInfo: DemographicInfo[] } | null;
+  /** `name` is an extension of this service (the participant's name or email as imported); absent from the real service. */
+  sessionParticipant: { participantId: string | null; demographicsInfo: DemographicInfo[]; name?: string | null } | null;
   taskGroups: TaskGroupItem[];
   tasks: TaskItem[];
+  /** Extensions of this service: what only a session's import knows (as the Legacy v1 family shows it); absent from the real service. */
+  formFactorUsed?: string | null;
+  taskOrderingCondition?: string | null;
+  notes?: string | null;
+  screenerResponses?: { question: string; response: string[] }[];
 }
 
 /** The QXscores of a test (`QxScoreResponseApi`). */

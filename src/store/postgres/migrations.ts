@@ -470,4 +470,12 @@ export const postgresMigrations: readonly Migration[] = [
       INSERT INTO search_backlog (session_id) SELECT session_id FROM transcripts UNION SELECT session_id FROM session_details;
     `,
   },
+  {
+    // Shared video objects; see sqlite/migrations.ts version 17.
+    version: 17,
+    sql: `
+      CREATE INDEX videos_by_object ON videos (object_key);
+      CREATE INDEX videos_by_poster ON videos (poster_key);
+    `,
+  },
 ];

@@ -530,4 +530,15 @@ export const sqliteMigrations: readonly Migration[] = [
       INSERT INTO search_backlog (session_id) SELECT session_id FROM transcripts UNION SELECT session_id FROM session_details;
     `,
   },
+  {
+    // Video objects are named by their content (issue 31): sessions with the same bytes share
+    // one object and one poster, so an object is deleted only when no row names it any more
+    // (VideoRepository.releaseObjects), which these indexes answer at once however many rows
+    // share a key.
+    version: 17,
+    sql: `
+      CREATE INDEX videos_by_object ON videos (object_key);
+      CREATE INDEX videos_by_poster ON videos (poster_key);
+    `,
+  },
 ];
