@@ -190,12 +190,12 @@ const round2 = (n) => Number(n.toFixed(2));
 const CODES_PER_SECOND = 4000;
 
 /** Seeds every database of the run; returns the targets (what the servers will serve) and their description. */
-async function seedAll({ p, dist, work, pgUrl, schemas }) {
+async function seedAll({ p, dist, work, pgUrl, schemas, wanted }) {
   // The app of token.refresh, and enough of its user's grants for every connection of every run (each run starts fresh chains).
   const app = { clientId: dist.generateClientId(), clientSecret: dist.generateClientSecret(), grants: p.connections * (p.runs + 1) };
   const credential = { clientId: dist.generateClientId(), clientSecret: dist.generateClientSecret(), app };
   // The codes of token.code (one per request, on the 1M-session server only), for up to CODES_PER_SECOND exchanges in every second it runs.
-  const codeCount = CODES_PER_SECOND * (p.warmupSeconds + p.seconds * p.runs);
+  const codeCount = wanted('token.code') ? CODES_PER_SECOND * (p.warmupSeconds + p.seconds * p.runs) : 0;
   const layouts = {
     big: layoutOf({ totalSessions: p.totalSessions, testCount: p.testCount, bigTest: p.bigTest, scanTest: p.scanTest }),
     small: singleTestLayout(p.db10k),
@@ -407,7 +407,7 @@ async function main() {
       report.pgWebhooks = await runWebhooksBench({ cli: CLI, cwd: ROOT, work, logLevel: opts.logLevel, log, databaseUrl, ...p.webhooks });
     }
 
-    const { targets, data } = await seedAll({ p, dist, work, pgUrl, schemas });
+    const { targets, data } = await seedAll({ p, dist, work, pgUrl, schemas, wanted });
 
     // A whole test beyond the offset bound, by cursor, before the load scenarios start their servers.
     if (wanted('export.sessions')) {
