@@ -19,7 +19,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgres',
-          include: ['test/smoke.test.ts', 'test/results/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/legacy/**/*.test.ts', 'test/details/**/*.test.ts', 'test/access/**/*.test.ts', 'test/oauth/token-endpoint*.test.ts', 'test/media/**/*.test.ts', 'test/admin/**/*.test.ts', 'test/user-auth/**/*.test.ts', 'test/webhooks/api.test.ts', 'test/webhooks/delivery.test.ts', 'test/mcp/**/*.test.ts', 'test/search/**/*.test.ts', 'test/scale/mcp-workers.test.ts'],
+          include: ['test/smoke.test.ts', 'test/results/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/legacy/**/*.test.ts', 'test/details/**/*.test.ts', 'test/access/**/*.test.ts', 'test/oauth/token-endpoint*.test.ts', 'test/media/**/*.test.ts', 'test/admin/**/*.test.ts', 'test/user-auth/**/*.test.ts', 'test/webhooks/api.test.ts', 'test/webhooks/delivery.test.ts', 'test/webhooks/documented-receivers.test.ts', 'test/mcp/**/*.test.ts', 'test/search/**/*.test.ts', 'test/scale/mcp-workers.test.ts'],
           env: { RESULTS_API_TEST_STORE: 'postgres' },
         },
       },

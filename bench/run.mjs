@@ -38,7 +38,7 @@ import { runSearch } from './lib/search-scenario.mjs';
 import { killAllNow, stopAll } from './lib/processes.mjs';
 import { bestRun, computeRatios, formatTables, gitInfo, machineInfo, peakRssUnderList, writeReport } from './lib/report.mjs';
 import { scenarioCatalog, runScenarios } from './lib/scenarios.mjs';
-import { dropPostgresSchemas, seedPostgres, seedSqlite } from './lib/seed.mjs';
+import { dropPostgresSchemas, postgresUrlWithSchema, seedPostgres, seedSqlite } from './lib/seed.mjs';
 import { childEnv, ourTokenPath, precheckPage, precheckToken, startReference, startServer } from './lib/servers.mjs';
 import { precheckTranscript } from './lib/transcript.mjs';
 import { callTool, mcpResource } from './lib/mcp.mjs';
@@ -113,8 +113,8 @@ const USAGE = `usage: node bench/run.mjs [options]
   --smoke          tiny data, 1 s runs, no warm-up: proves the harness works (~30 s)
   --out DIR        where the JSON goes (default bench/results, bench/results/smoke with --smoke)
   --only ID,ID     only these scenarios (e.g. list.offset10k, import.sessions, export.sessions, video.download, details.fetch, clip.generate,
-                   transcript.cues, demo.generate, webhooks.delivery, mcp.tool.list_sessions, search.sqlite, mcp.tool.search,
-                   search.pg, import.transcripts); writes *-partial.json
+                   transcript.cues, demo.generate, webhooks.delivery, pg.webhooks.delivery, mcp.tool.list_sessions, search.sqlite,
+                   mcp.tool.search, search.pg, import.transcripts); writes *-partial.json
   --cpu-prof       profile the SQLite server (node --cpu-prof) and print where its time went
   --duration S     seconds per measured run (default 10)
   --log-level L    the servers' LOG_LEVEL (default warn)
@@ -415,6 +415,15 @@ async function main() {
     // Delivery to a local receiver, and the import's cost with a subscription present.
     if (wanted('webhooks.delivery')) {
       report.webhooks = await runWebhooksBench({ cli: CLI, cwd: ROOT, work, logLevel: opts.logLevel, log, ...p.webhooks });
+    }
+    if (wanted('pg.webhooks.delivery') && pgUrl) {
+      const schema = `bench_${randomBytes(4).toString('hex')}_hooks`;
+      schemas.push(schema);
+      const store = await dist.openStore(pgUrl, { now: () => Date.now() }, { schema });
+      await store.database.migrate();
+      await store.database.close();
+      const databaseUrl = postgresUrlWithSchema(pgUrl, schema);
+      report.pgWebhooks = await runWebhooksBench({ cli: CLI, cwd: ROOT, work, logLevel: opts.logLevel, log, databaseUrl, ...p.webhooks });
     }
 
     // Search over a million transcript cues, MCP's search against REST's, and the index's cost to the import.

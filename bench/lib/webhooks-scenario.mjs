@@ -1,5 +1,6 @@
 /**
- * The `webhooks.delivery` scenario (issue 35), on SQLite:
+ * The `webhooks.delivery` scenario (issue 35), on SQLite (or `pg.webhooks.delivery`, the same on
+ * the PostgreSQL schema of `databaseUrl`):
  *
  * - delivery: N completed sessions imported into a test with one subscription (an outbox of N
  *   session.completed events), then `results-api serve` started and timed, from the moment it
@@ -16,11 +17,12 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import process from 'node:process';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { startServer } from './servers.mjs';
-import { stop } from './processes.mjs';
+import { cpuSeconds, cpuSecondsBetween, stop } from './processes.mjs';
 
 const by = { actor: 'bench' };
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -66,13 +68,14 @@ async function newTest(runtime, workspaceId) {
   return testId;
 }
 
-export async function runWebhooksBench({ cli, cwd, work, logLevel, events, importSessions, concurrency, log }) {
+export async function runWebhooksBench({ cli, cwd, work, logLevel, events, importSessions, concurrency, log, databaseUrl: pgUrl }) {
   const { loadConfig } = await import('../../dist/config.js');
   const { openRuntime } = await import('../../dist/runtime.js');
   const { newSigningSecret } = await import('../../dist/webhooks/signing.js');
-  const dir = join(work, 'webhooks');
+  const dir = join(work, pgUrl ? 'pg-webhooks' : 'webhooks');
   mkdirSync(dir, { recursive: true });
-  const databaseUrl = `sqlite:${join(dir, 'results.db')}`;
+  const databaseUrl = pgUrl ?? `sqlite:${join(dir, 'results.db')}`;
+  const engine = pgUrl ? 'PostgreSQL' : 'SQLite';
   const env = { DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1', WEBHOOK_CONCURRENCY: String(concurrency), JOB_CONCURRENCY: '0' };
   const runtime = await openRuntime(loadConfig(env));
   const receiver = await startReceiver();
@@ -81,19 +84,25 @@ export async function runWebhooksBench({ cli, cwd, work, logLevel, events, impor
     const owner = await seedOwner(runtime, 'importer');
     const without = [];
     const withSubscription = [];
+    const cpuWithout = [];
+    const cpuWith = [];
     const watched = await seedOwner(runtime, 'watched');
     await runtime.store.webhooks.create({ userId: watched.userId, clientId: watched.clientId, url: receiver.url, events: ['session.completed'], workspaceId: watched.workspaceId, secret: newSigningSecret() }, by);
     for (let round = 0; round < 3; round++) {
-      for (const [ws, into] of [[owner.workspaceId, without], [watched.workspaceId, withSubscription]]) {
+      for (const [ws, into, cpuInto] of [[owner.workspaceId, without, cpuWithout], [watched.workspaceId, withSubscription, cpuWith]]) {
         const testId = await newTest(runtime, ws);
         const sessions = completedSessions(importSessions);
+        const cpuBefore = process.cpuUsage();
         const started = performance.now();
         await runtime.store.sessions.importSessions(testId, sessions, by);
         into.push(performance.now() - started);
+        const cpu = process.cpuUsage(cpuBefore);
+        cpuInto.push((cpu.user + cpu.system) / importSessions);
       }
     }
     const importMs = { without: median(without), withSubscription: median(withSubscription) };
-    log(`webhooks: import of ${importSessions} completed sessions ${importMs.without.toFixed(0)} ms without a subscription, ${importMs.withSubscription.toFixed(0)} ms with one`);
+    const importCpuUsPerSession = { without: Number(median(cpuWithout).toFixed(2)), withSubscription: Number(median(cpuWith).toFixed(2)) };
+    log(`webhooks (${engine}): import of ${importSessions} completed sessions ${importMs.without.toFixed(0)} ms without a subscription, ${importMs.withSubscription.toFixed(0)} ms with one`);
     // Those events are not part of the delivery run.
     await runtime.store.database.write(null, (tx) => tx.run('DELETE FROM webhook_deliveries'));
 
@@ -105,12 +114,15 @@ export async function runWebhooksBench({ cli, cwd, work, logLevel, events, impor
     const server = await startServer('webhooks', databaseUrl, { logDir: dir, logLevel, cwd, cli, workers: 1, adminListener: false, env });
     // From the moment it listens (its worker starts with it): delivery, not the process's start.
     const started = performance.now();
+    const cpuBefore = cpuSeconds(server.pid);
+    let cpuUsed = 0;
     let succeeded = 0;
     try {
       for (const deadline = Date.now() + 600_000; Date.now() < deadline; await sleep(50)) {
         succeeded = (await runtime.store.webhookDeliveries.countByStatus()).succeeded ?? 0;
         if (succeeded >= events) break;
       }
+      cpuUsed = cpuSecondsBetween(cpuBefore, cpuSeconds(server.pid));
     } finally {
       await stop(server.handle);
     }
@@ -133,17 +145,20 @@ export async function runWebhooksBench({ cli, cwd, work, logLevel, events, impor
     );
     const plainPerSec = Math.round(events / ((performance.now() - plainStarted) / 1000));
     await agent.close();
-    log(`webhooks: delivered ${succeeded} events in ${seconds.toFixed(1)} s (${oursPerSec}/s); plain POSTs ${plainPerSec}/s`);
+    log(`webhooks (${engine}): delivered ${succeeded} events in ${seconds.toFixed(1)} s (${oursPerSec}/s, ${Math.round((cpuUsed * 1e6) / events)} µs CPU each); plain POSTs ${plainPerSec}/s`);
     return {
+      engine,
       events,
       delivered: succeeded,
       receivedRequests,
       seconds: Number(seconds.toFixed(2)),
       eventsPerSec: oursPerSec,
+      cpuUsPerEvent: Math.round((cpuUsed * 1e6) / events),
       plainPostsPerSec: plainPerSec,
       importSessions,
       importMs: { without: Math.round(importMs.without), withSubscription: Math.round(importMs.withSubscription) },
       importSlowdown: Number((importMs.withSubscription / importMs.without).toFixed(3)),
+      importCpuUsPerSession,
     };
   } finally {
     await receiver.close();

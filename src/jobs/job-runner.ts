@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Job, JobRepository } from '../store/jobs.js';
 import type { Transaction } from '../store/database.js';
+import { ClaimLoop, leaseOwnerName } from './claim-loop.js';
 
 /** What a handler is given besides its job. */
 export interface JobContext {
@@ -36,17 +35,6 @@ export interface JobRunnerOptions {
 
 const DEFAULT_POLL_MS = 500;
 
-/** An owner name that says which process holds a lease (and is never reused by another). */
-export function jobOwnerName(): string {
-  return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-}
-
-interface Running {
-  job: Job;
-  controller: AbortController;
-  done: Promise<void>;
-}
-
 /**
  * Runs due jobs from the database, at most `concurrency` at a time, in this process. Each
  * job's lease is renewed every third of its length while its handler works; a runner that
@@ -55,91 +43,53 @@ interface Running {
  * uncounted, so a restart or another process picks them up at once.
  */
 export class JobRunner {
-  readonly owner = jobOwnerName();
-  private readonly running = new Map<string, Running>();
-  private readonly pollMs: number;
-  private stopping = false;
-  private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
-  private databaseDown = false;
+  readonly owner = leaseOwnerName();
+  /** Each running job's abort controller, aborted on stop. */
+  private readonly running = new Map<string, AbortController>();
+  private readonly loop: ClaimLoop<Job>;
 
   constructor(
     private readonly jobs: JobRepository,
     private readonly handlers: Readonly<Record<string, JobHandler>>,
     private readonly options: JobRunnerOptions,
   ) {
-    if (!(options.concurrency >= 1)) throw new Error('a job runner needs a concurrency of at least 1');
-    this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+    this.loop = new ClaimLoop<Job>({
+      concurrency: options.concurrency,
+      minClaim: 1,
+      pollMs: options.pollMs ?? DEFAULT_POLL_MS,
+      claim: async () => {
+        const job = await this.jobs.claim(this.owner, this.options.leaseMs);
+        return job ? [job] : [];
+      },
+      work: (job) => this.run(job),
+      log: options.log,
+      words: { subject: 'jobs', claims: 'claim jobs', resumes: 'claiming jobs' },
+    });
   }
 
   start(): void {
-    this.loop ??= this.claimLoop();
+    this.loop.start();
   }
 
   /** Looks for due jobs now instead of at the next poll (e.g. one was just queued here). */
   nudge(): void {
-    this.wake?.();
+    this.loop.nudge();
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
-    this.wake?.();
-    for (const r of this.running.values()) r.controller.abort(new Error('the server is shutting down'));
-    await this.loop;
-    await Promise.all([...this.running.values()].map((r) => r.done));
+    const stopped = this.loop.stop();
+    for (const controller of this.running.values()) controller.abort(new Error('the server is shutting down'));
+    await stopped;
   }
 
-  private async claimLoop(): Promise<void> {
-    while (!this.stopping) {
-      if (this.running.size < this.options.concurrency) {
-        const job = await this.claimNext();
-        if (job) {
-          this.run(job);
-          continue;
-        }
-      }
-      await this.sleep();
-    }
-  }
-
-  private async claimNext(): Promise<Job | null> {
-    try {
-      const job = await this.jobs.claim(this.owner, this.options.leaseMs);
-      if (this.databaseDown) {
-        this.databaseDown = false;
-        this.options.log.info({}, 'jobs: the database answers again; claiming jobs');
-      }
-      return job;
-    } catch (err) {
-      if (!this.databaseDown) {
-        this.databaseDown = true;
-        this.options.log.warn({ reason: (err as Error).message }, 'jobs: cannot claim jobs (database unavailable); retrying');
-      }
-      return null;
-    }
-  }
-
-  private sleep(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, this.pollMs);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    }).then(() => {
-      this.wake = undefined;
-    });
-  }
-
-  private run(job: Job): void {
+  private async run(job: Job): Promise<void> {
     const controller = new AbortController();
-    const entry: Running = { job, controller, done: Promise.resolve() };
-    this.running.set(job.id, entry);
-    entry.done = this.attempt(job, controller).finally(() => {
+    this.running.set(job.id, controller);
+    try {
+      await this.attempt(job, controller);
+    } finally {
       this.running.delete(job.id);
-      this.wake?.();
-    });
+    }
   }
 
   private async attempt(job: Job, controller: AbortController): Promise<void> {
@@ -177,7 +127,7 @@ export class JobRunner {
   private async settleFailure(job: Job, controller: AbortController, err: unknown): Promise<string> {
     const reason = err instanceof Error ? err.message : String(err);
     try {
-      if (this.stopping && controller.signal.aborted) return (await this.jobs.release(job.id, this.owner)) ? 'released' : 'lost_lease';
+      if (this.loop.stopping && controller.signal.aborted) return (await this.jobs.release(job.id, this.owner)) ? 'released' : 'lost_lease';
       return await this.jobs.fail(job.id, this.owner, reason);
     } catch (dbErr) {
       // The lease runs out and the job is claimed again: nothing is lost.

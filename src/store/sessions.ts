@@ -4,7 +4,7 @@ import { conflict } from './conflicts.js';
 import type { Database, Transaction } from './database.js';
 import { sessionKeyOf, sessionOf } from './rows.js';
 import { writeSessionDetails } from './session-details.js';
-import { newlyCompleted, recordSessionCompletions, recordWebhookEvent, webhookEventWanted } from './webhook-events.js';
+import { recordWebhookEvent, SessionCompletionEvents } from './webhook-events.js';
 import { COMPLETED_STATUS, type Actor, type ImportResult, type Session, type SessionInput, type SessionKey, type StoredDetails } from './store.js';
 
 export type SessionBatches = AsyncIterable<readonly SessionInput[]> | Iterable<readonly SessionInput[]>;
@@ -13,11 +13,14 @@ export type SessionBatches = AsyncIterable<readonly SessionInput[]> | Iterable<r
  * How one database engine writes a stream of sessions in bulk, the one place where the
  * engines differ enough to need their own code. It reads `batches` and calls `commit` exactly
  * once, handing it `writeAll`, which the repository runs inside its write transaction.
+ * `writeAll` stages every row first; `beforeApply`, when given, is then called with the
+ * staging table's name (columns session_id and status among others, a session listed twice
+ * staged twice), before anything in `sessions` changes.
  */
 export type SessionBulkWriter = (
   testId: string,
   batches: SessionBatches,
-  commit: (writeAll: (tx: Transaction) => Promise<ImportResult>) => Promise<ImportResult>,
+  commit: (writeAll: (tx: Transaction, beforeApply?: (staged: string) => Promise<void>) => Promise<ImportResult>) => Promise<ImportResult>,
 ) => Promise<ImportResult>;
 
 const COLUMNS = 'session_id, audience_id, status, start_time, finish_time';
@@ -57,21 +60,17 @@ export class SessionRepository {
         yield batch;
       }
     }
-    // Sessions that become COMPLETE here, found as the batches go by when a subscription wants them.
-    const completed = new Set<string>();
-    const watched = (await webhookEventWanted(this.db, 'session.completed', testId))
-      ? newlyCompleted(this.db, testId, withDetailsSetAside(), completed)
-      : withDetailsSetAside();
-    return this.bulkWriter(testId, countStatuses(watched, read), (writeAll) =>
+    return this.bulkWriter(testId, countStatuses(withDetailsSetAside(), read), (writeAll) =>
       this.db.write({ topic: 'sessions', testId }, async (tx) => {
         // Locking the test serializes imports into it, which keeps session_count exact.
         if (!(await tx.one('SELECT 1 AS found FROM tests WHERE id = @testId FOR UPDATE', { testId }))) throw conflict.noTest(testId);
-        const result = await writeAll(tx);
+        const completions = await SessionCompletionEvents.start(tx, this.db.dialect, this.clock, testId);
+        const result = await writeAll(tx, completions ? (staged) => completions.beforeApply(staged) : undefined);
         if (details.size > 0) {
           await writeSessionDetails(tx, testId, details);
           await recordWebhookEvent(tx, this.clock, { type: 'qxscores.updated', testId, data: {} });
         }
-        await recordSessionCompletions(tx, this.clock, testId, [...completed]);
+        await completions?.record();
         if (result.inserted > 0) {
           await tx.run('UPDATE tests SET session_count = session_count + @inserted WHERE id = @testId', { testId, inserted: result.inserted });
         }

@@ -38,6 +38,9 @@ export type AttemptFollowUp =
   /** The receiver said 410 Gone, or failed for too long: no more deliveries to it. */
   | { then: 'disable'; reason: string };
 
+/** How one attempt of a claimed delivery ended, and what follows. */
+export type AttemptEnd = { delivery: ClaimedDelivery; result: AttemptResult } & ({ then: 'succeeded' } | { then: 'skipped' } | AttemptFollowUp);
+
 const CLAIMED = `SELECT d.subscription_id, d.event_id, d.attempts, d.created_at, e.type, e.data, e.created_at AS event_created_at,
     s.url, s.client_id, s.disabled_at, s.failing_since, s.secret, s.previous_secret, s.previous_secret_expires_at
   FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN webhook_subscriptions s ON s.id = d.subscription_id`;
@@ -105,43 +108,61 @@ export class WebhookDeliveryRepository {
     });
   }
 
-  /** Records a 2xx; the subscription is no longer failing. False when `owner` lost the lease. */
-  succeeded(d: ClaimedDelivery, owner: string, result: AttemptResult): Promise<boolean> {
+  /**
+   * Records how attempts ended, all in one transaction (a worker's attempts finish together:
+   * one commit for all of them), each as its own method below would. Resolves, for each, to
+   * whether `owner` still held its lease (false: nothing recorded for it).
+   */
+  record(owner: string, ends: readonly AttemptEnd[]): Promise<boolean[]> {
     return this.db.write(null, async (tx) => {
-      if (!(await this.end(tx, d, owner, 'succeeded', result))) return false;
-      await tx.run('UPDATE webhook_subscriptions SET failing_since = NULL WHERE id = @id AND failing_since IS NOT NULL', { id: d.subscriptionId });
-      return true;
+      const held: boolean[] = [];
+      for (const end of ends) held.push(await this.recordIn(tx, owner, end));
+      return held;
     });
+  }
+
+  /** Records a 2xx; the subscription is no longer failing. False when `owner` lost the lease. */
+  async succeeded(d: ClaimedDelivery, owner: string, result: AttemptResult): Promise<boolean> {
+    return (await this.record(owner, [{ delivery: d, result, then: 'succeeded' }]))[0]!;
   }
 
   /** Records an attempt that sent nothing (the event's owner may no longer see it, the subscription is disabled). */
-  skipped(d: ClaimedDelivery, owner: string, reason: string): Promise<boolean> {
-    return this.db.write(null, (tx) => this.end(tx, d, owner, 'skipped', { responseCode: null, durationMs: null, error: reason }));
+  async skipped(d: ClaimedDelivery, owner: string, reason: string): Promise<boolean> {
+    return (await this.record(owner, [{ delivery: d, result: { responseCode: null, durationMs: null, error: reason }, then: 'skipped' }]))[0]!;
   }
 
   /** Records a failed attempt and what follows it; the subscription counts as failing from its first failure. */
-  failed(d: ClaimedDelivery, owner: string, result: AttemptResult, next: AttemptFollowUp): Promise<boolean> {
-    return this.db.write(null, async (tx) => {
-      const now = this.clock.now();
-      const held =
-        next.then === 'retry'
-          ? (await tx.run(
-              `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = @at, lease_owner = NULL, lease_until = NULL,
-                 response_code = @responseCode, duration_ms = @durationMs, last_error = @error, updated_at = @now WHERE ${HELD}`,
-              { ...keyOf(d, owner), ...result, at: next.at, now },
-            )) > 0
-          : await this.end(tx, d, owner, 'failed', result);
-      if (!held) return false;
-      await tx.run('UPDATE webhook_subscriptions SET failing_since = COALESCE(failing_since, @now) WHERE id = @id', { id: d.subscriptionId, now });
-      if (next.then === 'disable') await this.subscriptions.disableIn(tx, d.subscriptionId, next.reason, { actor: 'webhooks' });
-      return true;
-    });
+  async failed(d: ClaimedDelivery, owner: string, result: AttemptResult, next: AttemptFollowUp): Promise<boolean> {
+    return (await this.record(owner, [{ delivery: d, result, ...next }]))[0]!;
   }
 
   /** How many deliveries are in each status (for metrics and operators). */
   async countByStatus(): Promise<Record<string, number>> {
     const rows = await this.db.all('SELECT status, COUNT(*) AS n FROM webhook_deliveries GROUP BY status ORDER BY status');
     return Object.fromEntries(rows.map((r) => [r.status as string, Number(r.n)]));
+  }
+
+  private async recordIn(tx: Transaction, owner: string, end: AttemptEnd): Promise<boolean> {
+    const { delivery: d, result } = end;
+    const now = this.clock.now();
+    if (end.then === 'succeeded') {
+      if (!(await this.end(tx, d, owner, 'succeeded', result))) return false;
+      await tx.run('UPDATE webhook_subscriptions SET failing_since = NULL WHERE id = @id AND failing_since IS NOT NULL', { id: d.subscriptionId });
+      return true;
+    }
+    if (end.then === 'skipped') return this.end(tx, d, owner, 'skipped', result);
+    const held =
+      end.then === 'retry'
+        ? (await tx.run(
+            `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = @at, lease_owner = NULL, lease_until = NULL,
+               response_code = @responseCode, duration_ms = @durationMs, last_error = @error, updated_at = @now WHERE ${HELD}`,
+            { ...keyOf(d, owner), ...result, at: end.at, now },
+          )) > 0
+        : await this.end(tx, d, owner, 'failed', result);
+    if (!held) return false;
+    await tx.run('UPDATE webhook_subscriptions SET failing_since = COALESCE(failing_since, @now) WHERE id = @id', { id: d.subscriptionId, now });
+    if (end.then === 'disable') await this.subscriptions.disableIn(tx, d.subscriptionId, end.reason, { actor: 'webhooks' });
+    return true;
   }
 
   private async end(tx: Transaction, d: ClaimedDelivery, owner: string, status: 'succeeded' | 'failed' | 'skipped', result: AttemptResult): Promise<boolean> {

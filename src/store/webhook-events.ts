@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import type { Reader, Transaction } from './database.js';
-import { COMPLETED_STATUS, type SessionInput } from './store.js';
+import type { Transaction } from './database.js';
+import { COMPLETED_STATUS } from './store.js';
 
 /**
  * An event id: a UUID version 7 (RFC 9562 §5.7), its leading 48 bits the time in ms, so ids
@@ -88,16 +88,6 @@ function eventData(input: WebhookEventInput, workspaceId: string | null): Webhoo
   return { ...input.data, testId: input.testId, ...(workspaceId ? { workspaceId } : {}) };
 }
 
-/** Whether any enabled subscription wants `type` for the test: lets a bulk writer skip the work. */
-export async function webhookEventWanted(reader: Pick<Transaction, 'one'>, type: WebhookEventType, testId: string): Promise<boolean> {
-  const test = await reader.one<{ workspace_id: string }>('SELECT workspace_id FROM tests WHERE id = @testId', { testId });
-  if (!test) return false;
-  return (await reader.one(`SELECT 1 AS wanted ${MATCHING} LIMIT 1`, { type, testId, workspaceId: test.workspace_id })) !== undefined;
-}
-
-/** The once-key of a session's first completion. */
-export const sessionCompletedKey = (sessionId: string) => `session.completed:${sessionId}`;
-
 /**
  * A `webhook.test` event for one subscription (its "send a test event" button), whatever
  * events it asked for, unless it is disabled.
@@ -127,9 +117,6 @@ export async function recordTestEvent(tx: Transaction, clock: Clock, subscriptio
   return id;
 }
 
-/** Rows per multi-row statement of a bulk write (well under both engines' parameter limits). */
-export const WEBHOOK_CHUNK = 500;
-
 /** `@p0, @p1, …` for `values`, with the parameters they name. */
 export function inList(values: readonly string[], prefix = 'p'): { sql: string; params: Record<string, string> } {
   const params: Record<string, string> = {};
@@ -141,90 +128,106 @@ export function inList(values: readonly string[], prefix = 'p'): { sql: string; 
 }
 
 /**
- * `session.completed` for each of `sessionIds` (sessions of `testId` that an import just
- * made COMPLETE, as newlyCompleted found them), in the import's transaction and set-wise: a
- * session's first completion is an event once, whatever imports it again (its once-key).
+ * What each engine writes where a statement makes many events at once: an event id (the
+ * UUIDv7 prefix of the statement's time, `@idPrefix`, and random bits; PostgreSQL takes them
+ * from a random UUID), a `session.completed` event's data (the ids in the API's names), and
+ * the table an import notes its sessions not yet COMPLETE in.
  */
-export async function recordSessionCompletions(tx: Transaction, clock: Clock, testId: string, sessionIds: readonly string[]): Promise<number> {
-  const workspaceId = await workspaceOf(tx, testId);
-  const match = { type: 'session.completed', testId, workspaceId };
-  if (sessionIds.length === 0) return 0;
-  const subscriptions = (await tx.all<{ id: string }>(`SELECT s.id ${MATCHING}`, match)).map((r) => r.id);
-  if (subscriptions.length === 0) return 0;
-  const now = clock.now();
-  let recorded = 0;
-  for (let i = 0; i < sessionIds.length; i += WEBHOOK_CHUNK) {
-    const complete = sessionIds.slice(i, i + WEBHOOK_CHUNK);
-    const params: Record<string, unknown> = { ...match, now };
-    const rows = complete.map((sessionId, j) => {
-      params[`i${j}`] = eventId(now);
-      params[`k${j}`] = sessionCompletedKey(sessionId);
-      params[`d${j}`] = JSON.stringify(eventData({ type: 'session.completed', testId, data: { sessionId } }, workspaceId));
-      return `(@i${j}, @type, @k${j}, @testId, @workspaceId, @d${j}, @now)`;
-    });
-    const written = await tx.all<{ id: string }>(
-      `INSERT INTO webhook_events (id, type, once_key, test_id, workspace_id, data, created_at) VALUES ${rows.join(', ')}
-       ON CONFLICT DO NOTHING RETURNING id`,
-      params,
-    );
-    recorded += written.length;
-    for (const subscriptionId of subscriptions) await fanOut(tx, subscriptionId, written.map((r) => r.id), now);
-  }
-  return recorded;
+const SET_WISE = {
+  sqlite: {
+    newId: `@idPrefix || printf('%03x-%x%03x-%012x', random() & 4095, 8 + (random() & 3), random() & 4095, random() & 281474976710655)`,
+    sessionData: `json_object('sessionId', x.session_id, 'testId', @testId, 'workspaceId', @workspaceId)`,
+    completingTable: 'CREATE TEMP TABLE webhook_completing (session_id TEXT NOT NULL)',
+  },
+  postgres: {
+    newId: `@idPrefix || substr(gen_random_uuid()::text, 16)`,
+    sessionData: `json_build_object('sessionId', x.session_id, 'testId', CAST(@testId AS TEXT), 'workspaceId', CAST(@workspaceId AS TEXT))::text`,
+    completingTable: 'CREATE TEMP TABLE webhook_completing (session_id TEXT COLLATE "C" NOT NULL)',
+  },
+} as const;
+
+/** The first 15 characters every UUIDv7 of `now` shares (its time and version), as eventId writes them. */
+export function eventIdPrefix(now: number): string {
+  const h = now.toString(16).padStart(12, '0');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-7`;
 }
 
-/** A pending delivery of each of `eventIds` to one subscription, in one statement. */
-async function fanOut(tx: Transaction, subscriptionId: string, eventIds: readonly string[], now: number): Promise<void> {
-  if (eventIds.length === 0) return;
-  const ids = inList(eventIds);
-  const rows = Object.keys(ids.params).map((name) => `(@subscriptionId, @${name}, 'pending', 0, @now, @now, @now)`);
-  await tx.run(
-    `INSERT INTO webhook_deliveries (subscription_id, event_id, status, attempts, next_attempt_at, created_at, updated_at) VALUES ${rows.join(', ')}`,
-    { ...ids.params, subscriptionId, now },
-  );
-}
+/** Sessions the import made COMPLETE, not yet evented (once-keys skip the rest). */
+const COMPLETED_HERE = {
+  /** The test had no COMPLETE session before: every COMPLETE session it has now is new. */
+  all: 'FROM sessions x WHERE x.test_id = @testId AND x.status = @complete',
+  /** Otherwise: the staged sessions not COMPLETE before (noted before the import applied), COMPLETE now. */
+  noted: 'FROM webhook_completing c JOIN sessions x ON x.session_id = c.session_id WHERE x.status = @complete',
+};
 
 /**
- * Passes `batches` through, keeping in `into` the sessions the import makes COMPLETE: COMPLETE
- * in the file (by their last copy: a later one of another status takes a session out) and not
- * COMPLETE before the import (read from the committed database as each batch goes by, a
- * statement per WEBHOOK_CHUNK sessions): what recordSessionCompletions then records.
+ * `session.completed` for each session an import makes COMPLETE, written set-wise in the
+ * import's transaction (a statement each, whatever the import's size): a session's first
+ * completion is an event once, whatever imports it again (its once-key), and one already
+ * COMPLETE before the import is none. `start` answers null when no enabled subscription
+ * wants the events (nothing is read or written then); otherwise `beforeApply` runs once the
+ * import's rows are staged and before they are applied, and `record` after.
  */
-export async function* newlyCompleted(
-  reader: Reader,
-  testId: string,
-  batches: AsyncIterable<readonly SessionInput[]>,
-  into: Set<string>,
-): AsyncGenerator<readonly SessionInput[]> {
-  // A session COMPLETE before the import is one of this test's (another test's fails the
-  // import): a test with none, the usual first import, needs no reads at all.
-  const counted = await reader.one<{ n: number }>('SELECT session_count AS n FROM session_counts WHERE test_id = @testId AND status = @complete', {
-    testId,
-    complete: COMPLETED_STATUS,
-  });
-  const noneBefore = !counted || Number(counted.n) === 0;
-  for await (const batch of batches) {
-    const complete = batch.filter((s) => s.status === COMPLETED_STATUS).map((s) => s.sessionId);
-    const wasComplete = noneBefore ? new Set<string>() : await completeAmong(reader, complete);
-    // In file order: the last copy of a session decides.
-    for (const s of batch) {
-      if (s.status === COMPLETED_STATUS && !wasComplete.has(s.sessionId)) into.add(s.sessionId);
-      else into.delete(s.sessionId);
-    }
-    yield batch;
-  }
-}
+export class SessionCompletionEvents {
+  private noted = false;
 
-/** Which of `sessionIds` are COMPLETE in the committed database (a statement per WEBHOOK_CHUNK). */
-async function completeAmong(reader: Reader, sessionIds: readonly string[]): Promise<Set<string>> {
-  const complete = new Set<string>();
-  for (let i = 0; i < sessionIds.length; i += WEBHOOK_CHUNK) {
-    const ids = inList(sessionIds.slice(i, i + WEBHOOK_CHUNK));
-    const rows = await reader.all<{ session_id: string }>(`SELECT session_id FROM sessions WHERE session_id IN (${ids.sql}) AND status = @complete`, {
-      ...ids.params,
+  private constructor(
+    private readonly tx: Transaction,
+    private readonly dialect: 'sqlite' | 'postgres',
+    private readonly clock: Clock,
+    private readonly match: { type: 'session.completed'; testId: string; workspaceId: string | null },
+  ) {}
+
+  static async start(tx: Transaction, dialect: 'sqlite' | 'postgres', clock: Clock, testId: string): Promise<SessionCompletionEvents | null> {
+    const match = { type: 'session.completed' as const, testId, workspaceId: await workspaceOf(tx, testId) };
+    if (!(await tx.one(`SELECT 1 AS wanted ${MATCHING} LIMIT 1`, match))) return null;
+    return new SessionCompletionEvents(tx, dialect, clock, match);
+  }
+
+  /**
+   * Notes which staged sessions (`staged`: a table of the import's rows, with session_id and
+   * status) are not COMPLETE yet, when the test has COMPLETE sessions at all (the usual first
+   * import has none: then nothing is read).
+   */
+  async beforeApply(staged: string): Promise<void> {
+    const counted = await this.tx.one<{ n: number }>('SELECT session_count AS n FROM session_counts WHERE test_id = @testId AND status = @complete', {
+      testId: this.match.testId,
       complete: COMPLETED_STATUS,
     });
-    for (const r of rows) complete.add(r.session_id);
+    if (!counted || Number(counted.n) === 0) return;
+    await this.tx.run(SET_WISE[this.dialect].completingTable);
+    await this.tx.run(
+      `INSERT INTO webhook_completing (session_id) SELECT DISTINCT i.session_id FROM ${staged} i
+        WHERE i.status = @complete AND NOT EXISTS (SELECT 1 FROM sessions x WHERE x.session_id = i.session_id AND x.status = @complete)`,
+      { complete: COMPLETED_STATUS },
+    );
+    this.noted = true;
   }
-  return complete;
+
+  /** Writes the events and their deliveries, two statements. Resolves to how many events. */
+  async record(): Promise<number> {
+    const { tx, match } = this;
+    const now = this.clock.now();
+    const idPrefix = eventIdPrefix(now);
+    const sql = SET_WISE[this.dialect];
+    const params = { ...match, complete: COMPLETED_STATUS, now, idPrefix, idEnd: `${idPrefix}g` };
+    const recorded = await tx.run(
+      `INSERT INTO webhook_events (id, type, once_key, test_id, workspace_id, data, created_at)
+       SELECT ${sql.newId}, @type, 'session.completed:' || x.session_id, @testId, @workspaceId, ${sql.sessionData}, @now
+       ${this.noted ? COMPLETED_HERE.noted : COMPLETED_HERE.all} ON CONFLICT DO NOTHING`,
+      params,
+    );
+    if (this.noted) await tx.run('DROP TABLE webhook_completing');
+    if (recorded === 0) return 0;
+    // Every event of this statement shares the id prefix of `now`: a range of the primary key,
+    // walked once per matching subscription (deliveries go in in key order).
+    await tx.run(
+      `INSERT INTO webhook_deliveries (subscription_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
+       SELECT w.id, e.id, 'pending', 0, @now, @now, @now FROM (SELECT s.id ${MATCHING}) w CROSS JOIN webhook_events e
+        WHERE e.id > @idPrefix AND e.id < @idEnd AND e.type = @type AND e.test_id = @testId AND e.created_at = @now
+       ON CONFLICT DO NOTHING`,
+      params,
+    );
+    return recorded;
+  }
 }

@@ -1,9 +1,10 @@
 import type { AccessReads } from '../access/access-cache.js';
 import type { ResourceAccess } from '../access/resource-access.js';
 import type { Clock } from '../clock.js';
-import { jobOwnerName } from '../jobs/job-runner.js';
-import type { ClaimedDelivery, WebhookDeliveryRepository } from '../store/webhook-deliveries.js';
+import { ClaimLoop, leaseOwnerName } from '../jobs/claim-loop.js';
+import type { AttemptEnd, AttemptFollowUp, ClaimedDelivery, WebhookDeliveryRepository } from '../store/webhook-deliveries.js';
 import { envelopeBody } from './envelope.js';
+import { GroupCommit } from './group-commit.js';
 import { nextAttemptAt, RETRY_WINDOW_MS, retryAfterMs } from './retry-schedule.js';
 import type { WebhookSender } from './sender.js';
 import { signedHeaders } from './signing.js';
@@ -44,88 +45,50 @@ type Outcome = DeliveryOutcome;
  * sent again, with the same webhook-id, once the lease runs out.
  */
 export class WebhookDeliveryWorker {
-  readonly owner = jobOwnerName();
-  private readonly running = new Set<Promise<void>>();
-  private stopping = false;
-  private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
-  private databaseDown = false;
+  readonly owner = leaseOwnerName();
+  private readonly loop: ClaimLoop<ClaimedDelivery>;
+  private readonly ends: GroupCommit<AttemptEnd, boolean>;
 
   constructor(
     private readonly deps: DeliveryWorkerDeps,
-    private readonly options: DeliveryWorkerOptions,
-  ) {}
+    options: DeliveryWorkerOptions,
+  ) {
+    this.loop = new ClaimLoop({
+      concurrency: options.concurrency,
+      // Claims in batches (when half the slots are free, or all): a claim per finished attempt
+      // would cost a write transaction per delivery.
+      minClaim: Math.ceil(options.concurrency / 2),
+      pollMs: options.pollMs,
+      claim: (limit) => deps.deliveries.claim(this.owner, options.leaseMs, limit),
+      work: (d) => this.run(d),
+      log: deps.log,
+      words: { subject: 'webhooks', claims: 'claim deliveries', resumes: 'delivering' },
+    });
+    // Attempts that end together are recorded together: one transaction for all of them.
+    this.ends = new GroupCommit((ends) => deps.deliveries.record(this.owner, ends), options.concurrency);
+  }
 
   start(): void {
-    this.loop ??= this.claimLoop();
+    this.loop.start();
   }
 
   /** Looks for due deliveries now instead of at the next poll. */
   nudge(): void {
-    this.wake?.();
+    this.loop.nudge();
   }
 
   /** Stops claiming, lets attempts in flight finish (each is bounded by the send timeout). */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wake?.();
-    await this.loop;
-    await Promise.all(this.running);
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  private async claimLoop(): Promise<void> {
-    while (!this.stopping) {
-      // Claims in batches (when half the slots are free, or all): a claim per finished attempt
-      // would cost a write transaction per delivery.
-      const free = this.options.concurrency - this.running.size;
-      const worthIt = free >= Math.ceil(this.options.concurrency / 2) || this.running.size === 0;
-      const claimed = worthIt ? await this.claim(free) : [];
-      for (const d of claimed) this.run(d);
-      if (claimed.length === 0 || this.running.size >= this.options.concurrency) await this.sleep();
-    }
-  }
-
-  private async claim(limit: number): Promise<ClaimedDelivery[]> {
+  private async run(d: ClaimedDelivery): Promise<void> {
     try {
-      const claimed = await this.deps.deliveries.claim(this.owner, this.options.leaseMs, limit);
-      if (this.databaseDown) {
-        this.databaseDown = false;
-        this.deps.log.info({}, 'webhooks: the database answers again; delivering');
-      }
-      return claimed;
+      await this.attempt(d);
     } catch (err) {
-      if (!this.databaseDown) {
-        this.databaseDown = true;
-        this.deps.log.warn({ reason: (err as Error).message }, 'webhooks: cannot claim deliveries (database unavailable); retrying');
-      }
-      return [];
+      // The lease runs out and the delivery is claimed again: nothing is lost.
+      this.deps.log.warn({ eventId: d.eventId, webhookId: d.subscriptionId, reason: (err as Error).message }, 'webhooks: could not record an attempt');
     }
-  }
-
-  private sleep(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, this.options.pollMs);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    }).then(() => {
-      this.wake = undefined;
-    });
-  }
-
-  private run(d: ClaimedDelivery): void {
-    const done: Promise<void> = this.attempt(d)
-      .catch((err: Error) => {
-        // The lease runs out and the delivery is claimed again: nothing is lost.
-        this.deps.log.warn({ eventId: d.eventId, webhookId: d.subscriptionId, reason: err.message }, 'webhooks: could not record an attempt');
-      })
-      .finally(() => {
-        this.running.delete(done);
-        this.wake?.();
-      });
-    this.running.add(done);
   }
 
   private async attempt(d: ClaimedDelivery): Promise<void> {
@@ -137,29 +100,30 @@ export class WebhookDeliveryWorker {
   }
 
   private async deliver(d: ClaimedDelivery): Promise<{ outcome: Outcome; status?: number | null; error?: string }> {
-    const { deliveries, sender, clock } = this.deps;
+    const { sender, clock } = this.deps;
     if (d.subscriptionDisabled) return this.skip(d, 'the subscription is disabled');
     const hidden = await whyNotVisible(this.deps.access, this.deps.reads, d);
     if (hidden) return this.skip(d, hidden);
     const body = envelopeBody(d.eventType, d.eventCreatedAt, d.eventData, this.deps.baseUrl);
     const sent = await sender.send(d.url, signedHeaders(d.secrets, d.eventId, Math.floor(clock.now() / 1000), body), body);
     const result = { responseCode: sent.status, durationMs: sent.durationMs, error: sent.ok ? null : sent.error };
-    if (sent.ok) return { outcome: (await deliveries.succeeded(d, this.owner, result)) ? 'succeeded' : 'lost_lease', status: sent.status };
+    if (sent.ok) return { outcome: (await this.ends.add({ delivery: d, result, then: 'succeeded' })) ? 'succeeded' : 'lost_lease', status: sent.status };
     const now = clock.now();
     const failingFor = d.failingSince === null ? 0 : now - d.failingSince;
-    let next: Parameters<WebhookDeliveryRepository['failed']>[3];
+    let next: AttemptFollowUp;
     if (sent.status === 410) next = { then: 'disable', reason: 'the receiver answered 410 Gone' };
     else if (failingFor >= RETRY_WINDOW_MS) next = { then: 'disable', reason: 'its deliveries failed for three days' };
     else {
       const at = nextAttemptAt(d.attempt, d.createdAt, now, retryAfterMs(sent.retryAfter, now));
       next = at === null ? { then: 'give_up' } : { then: 'retry', at };
     }
-    const held = await deliveries.failed(d, this.owner, result, next);
+    const held = await this.ends.add({ delivery: d, result, ...next });
     const outcome: Outcome = !held ? 'lost_lease' : next.then === 'retry' ? 'retry' : next.then === 'disable' ? 'disabled' : 'failed';
     return { outcome, status: sent.status, error: next.then === 'disable' ? next.reason : sent.error };
   }
 
   private async skip(d: ClaimedDelivery, reason: string): Promise<{ outcome: Outcome; error: string }> {
-    return { outcome: (await this.deps.deliveries.skipped(d, this.owner, reason)) ? 'skipped' : 'lost_lease', error: reason };
+    const held = await this.ends.add({ delivery: d, result: { responseCode: null, durationMs: null, error: reason }, then: 'skipped' });
+    return { outcome: held ? 'skipped' : 'lost_lease', error: reason };
   }
 }

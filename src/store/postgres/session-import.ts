@@ -13,9 +13,10 @@ import type { PostgresDatabase } from './postgres-database.js';
  */
 export function postgresSessionWriter(database: PostgresDatabase): SessionBulkWriter {
   return (testId, batches, commit) =>
-    commit(async (tx) => {
+    commit(async (tx, beforeApply) => {
       await tx.run(CREATE_STAGING);
       await database.copyIn(tx, COPY_STAGING, copyText(batches));
+      await beforeApply?.('session_import');
       const { repeated } = (await tx.one<{ repeated: boolean }>(HAS_REPEATS))!;
       return repeated ? upsertInFileOrder(tx, testId) : upsertAll(tx, testId);
     });

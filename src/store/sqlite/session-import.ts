@@ -16,7 +16,10 @@ export function sqliteSessionWriter(database: SqliteDatabase): SessionBulkWriter
     const staging = await database.exclusive((writer) => new SqliteSessionImport(writer, testId, ++serial));
     try {
       for await (const batch of batches) await database.exclusive(() => staging.stage(batch));
-      return await commit(async () => staging.apply());
+      return await commit(async (_tx, beforeApply) => {
+        await beforeApply?.(staging.table);
+        return staging.apply();
+      });
     } finally {
       await database.exclusive(() => staging.discard());
     }
@@ -42,7 +45,8 @@ export function sqliteSessionWriter(database: SqliteDatabase): SessionBulkWriter
  * import would (the last copy wins).
  */
 export class SqliteSessionImport {
-  private readonly table: string;
+  /** The staging table's name, `temp.`-qualified. */
+  readonly table: string;
   /** Inserts STAGE_ROWS rows per call: the per-call cost of the driver, not SQLite, dominates a one-row insert. */
   private readonly insertMany: Database.Statement;
   private readonly insertOne: Database.Statement;
