@@ -65,6 +65,17 @@ async function workspaceOf(tx: Transaction, testId: string): Promise<string | nu
   return r?.workspace_id ?? null;
 }
 
+type EventMatch = { type: WebhookEventType; testId: string; workspaceId: string | null };
+
+/** Whether an enabled subscription wants events of `match` (the outbox is not an event log). */
+const wantedBy = async (reader: Pick<Transaction, 'one'>, match: EventMatch): Promise<boolean> =>
+  (await reader.one(`SELECT 1 AS wanted ${MATCHING} LIMIT 1`, match)) !== undefined;
+
+/** Whether an enabled subscription wants `type` events of `testId`: for writers that make many at once. */
+export async function webhookEventWanted(tx: Transaction, type: WebhookEventType, testId: string): Promise<boolean> {
+  return wantedBy(tx, { type, testId, workspaceId: await workspaceOf(tx, testId) });
+}
+
 /**
  * The outbox's writer, for whatever repository makes a change that subscriptions may want:
  * run inside that change's transaction, so the event exists exactly when the change does and
@@ -75,7 +86,7 @@ async function workspaceOf(tx: Transaction, testId: string): Promise<string | nu
 export async function recordWebhookEvent(tx: Transaction, clock: Clock, input: WebhookEventInput): Promise<string | null> {
   const workspaceId = await workspaceOf(tx, input.testId);
   const match = { type: input.type, testId: input.testId, workspaceId };
-  if (!(await tx.one(`SELECT 1 AS wanted ${MATCHING} LIMIT 1`, match))) return null;
+  if (!(await wantedBy(tx, match))) return null;
   const now = clock.now();
   const id = eventId(now);
   const written = await tx.run(INSERT_EVENT, { ...match, id, onceKey: input.onceKey ?? null, data: JSON.stringify(eventData(input, workspaceId)), now });
@@ -180,7 +191,7 @@ export class SessionCompletionEvents {
 
   static async start(tx: Transaction, dialect: 'sqlite' | 'postgres', clock: Clock, testId: string): Promise<SessionCompletionEvents | null> {
     const match = { type: 'session.completed' as const, testId, workspaceId: await workspaceOf(tx, testId) };
-    if (!(await tx.one(`SELECT 1 AS wanted ${MATCHING} LIMIT 1`, match))) return null;
+    if (!(await wantedBy(tx, match))) return null;
     return new SessionCompletionEvents(tx, dialect, clock, match);
   }
 
