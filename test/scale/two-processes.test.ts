@@ -230,7 +230,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     // Webhook events, written inside a job's completing transaction; subscriptions and deliveries: never cached.
     'clips.recordGenerated', 'reels.recordGenerated',
     'webhooks.create', 'webhooks.update', 'webhooks.delete', 'webhooks.rotateSecret', 'webhooks.sendTest', 'webhooks.replay', 'webhooks.disableIn',
-    'webhookDeliveries.claim', 'webhookDeliveries.succeeded', 'webhookDeliveries.skipped', 'webhookDeliveries.failed', 'webhookDeliveries.end',
+    'webhookDeliveries.claim', 'webhookDeliveries.record', 'webhookDeliveries.recordIn', 'webhookDeliveries.succeeded', 'webhookDeliveries.skipped', 'webhookDeliveries.failed', 'webhookDeliveries.end',
   ]);
   // Admin accounts, sessions and clients: read from the database on every admin request, never cached.
   for (const m of ['createAdmin', 'renewSetupLink', 'completeSetup', 'createSession', 'endSession', 'recordTotpStep', 'setPendingTotp', 'enableTotp', 'resetTotp', 'assignWorkspace', 'unassignWorkspace', 'createClient', 'revokeClient']) bookkeeping.add(`admins.${m}`);
