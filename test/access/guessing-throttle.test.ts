@@ -44,13 +44,15 @@ describe.each(limiters)('token endpoint: 60 wrong secrets from each of 30 addres
 
   it('the owner\'s correct secret is then answered from any address, the attackers\' included; a guess from theirs is 429', async () => {
     const guess = { clientId: client.clientId, clientSecret: 'guess' };
-    const statuses = await Promise.all(
-      attackers.map(async (address) => {
-        const seen: number[] = [];
-        for (let i = 0; i < 60; i++) seen.push((await requestToken(t, guess, { headers: from(address), auth: i % 2 ? 'basic' : 'post' })).status);
-        return seen;
-      }),
-    );
+    const guessFrom = async (address: string) => {
+      const seen: number[] = [];
+      for (let i = 0; i < 60; i++) seen.push((await requestToken(t, guess, { headers: from(address), auth: i % 2 ? 'basic' : 'post' })).status);
+      return seen;
+    };
+    // Six addresses at a time: all thirty at once can hold a Redis command past its 500 ms bound
+    // on a loaded machine, and the limiter then counts locally (an outage), not what is tested here.
+    const statuses: number[][] = [];
+    for (let from6 = 0; from6 < attackers.length; from6 += 6) statuses.push(...(await Promise.all(attackers.slice(from6, from6 + 6).map(guessFrom))));
     expect(new Set(statuses.flat())).toEqual(new Set([401]));
 
     const owner = await requestToken(t, client, { headers: from(randomAddress()) });

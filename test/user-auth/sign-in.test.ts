@@ -111,7 +111,7 @@ describe('sign-in brute force: throttled where it comes from, the owner never lo
     expect((await signIn(owner, 'owner@example.com')).status).toBe(303);
   });
 
-  it("many wrong passwords from many addresses: reported (audit, metric), and the owner's correct password signs in from a fresh address", async () => {
+  it("many wrong passwords from many addresses: reported (audit, metric), and the owner's correct password signs in from a fresh address", { timeout: 120_000 }, async () => {
     await seedUserWithPassword(t.runtime, 'spread@example.com');
     // 5 addresses × 5 failures: 25 against the account, over the alert threshold (20), each address at its own limit.
     for (let a = 0; a < 5; a++) {
