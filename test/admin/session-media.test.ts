@@ -154,7 +154,8 @@ describe('a session with its details, transcript and video', () => {
     const altered = link.videoUrl.replace(/signature=(.)/, (_, c: string) => `signature=${c === 'A' ? 'B' : 'A'}`);
     const refused = await fetch(`${app.adminUrl}${altered}`);
     expect(refused.status).toBe(403);
-    const otherObject = link.videoUrl.replace(withEverything, foreign);
+    // The video's signature on another object's path (its poster): objects are named by content, not by session.
+    const otherObject = `${link.posterUrl!.split('?')[0]}?${link.videoUrl.split('?')[1]}`;
     expect((await fetch(`${app.adminUrl}${otherObject}`)).status).toBe(403);
 
     const noVideo = await accountAdmin.request('GET', `${sessionPath(bare)}/video-link`);

@@ -164,7 +164,8 @@ class LiveTest(unittest.TestCase):
         for form in ("A", "B"):
             link = self.client(form).video_download_url(session_id)
             self.assertEqual(link["sessionId"], session_id)
-            self.assertIn(f"/media/videos/{session_id}/", link["videoUrl"])
+            self.assertIn("/media/videos/", link["videoUrl"])
+            self.assertIn(f"name={session_id}.mp4", link["videoUrl"])
             self.assertRegex(link["expiresAt"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")
 
     @unittest.skipUnless(os.environ.get("RESULTS_API_LIVE_REEL"), "no clip and reel given")
