@@ -5,6 +5,7 @@ import type { AuthorizationServer } from './authorization-servers.js';
 import { PUBLIC_SECURITY } from '../docs/security-schemes.js';
 import { serverDocs } from '../docs/tags.js';
 import { publicDocumentResponses } from './responses.js';
+import { allowAnyOrigin, registerAnyOriginPreflight } from './any-origin.js';
 import { AuthorizationServerMetadata } from './schemas.js';
 import { userScopesOf } from '../scope-names.js';
 
@@ -55,6 +56,7 @@ export function registerDiscovery(app: FastifyInstance, server: AuthorizationSer
     app.get(
       path,
       {
+        onRequest: allowAnyOrigin,
         schema: {
           summary: `Authorization server metadata (form ${server.form}), ${where}`,
           description: 'RFC 8414: the endpoints, scopes and client authentication methods of this server. The same document at every location.',
@@ -74,5 +76,6 @@ export function registerDiscovery(app: FastifyInstance, server: AuthorizationSer
         return metadata;
       },
     );
+    registerAnyOriginPreflight(app, { path, method: 'GET', tag, operationId: `get${name}${suffix}` });
   }
 }

@@ -6,6 +6,7 @@ import { TAG } from '../docs/tags.js';
 import type { AuthorizationServers } from './authorization-servers.js';
 import type { ProtectedResource, ProtectedResources } from './resource-indicators.js';
 import { publicDocumentResponses } from './responses.js';
+import { allowAnyOrigin, registerAnyOriginPreflight } from './any-origin.js';
 
 const StringList = Type.Array(Type.String());
 
@@ -49,9 +50,11 @@ export function registerProtectedResourceMetadata(
 ): void {
   for (const resource of deps.resources.all) {
     const metadata = protectedResourceMetadata(resource, deps.servers, deps.config);
+    const operationId = resource.name === 'mcp' ? 'getMcpResourceMetadata' : 'getApiResourceMetadata';
     app.get(
       resource.metadataPath,
       {
+        onRequest: allowAnyOrigin,
         schema: {
           summary: `Protected resource metadata: ${NAMES[resource.name]}`,
           description:
@@ -59,7 +62,7 @@ export function registerProtectedResourceMetadata(
             'the authorization servers that issue its tokens and how to send them. Every 401 it answers names this document ' +
             'in `WWW-Authenticate: Bearer resource_metadata="…"`.',
           tags: [TAG.resources],
-          operationId: resource.name === 'mcp' ? 'getMcpResourceMetadata' : 'getApiResourceMetadata',
+          operationId,
           security: PUBLIC_SECURITY,
           response: publicDocumentResponses({
             description: 'RFC 9728 §3.2 metadata.',
@@ -74,5 +77,6 @@ export function registerProtectedResourceMetadata(
         return metadata;
       },
     );
+    registerAnyOriginPreflight(app, { path: resource.metadataPath, method: 'GET', tag: TAG.resources, operationId });
   }
 }

@@ -12,6 +12,7 @@ import type { OAuthDeps } from './oauth-deps.js';
 import { redirectUriProblem } from './redirect-uris.js';
 import { clientAuthenticatedResponses } from './responses.js';
 import { userScopesOf } from '../scope-names.js';
+import { allowAnyOrigin, registerAnyOriginPreflight } from './any-origin.js';
 
 const RegistrationRequest = Type.Object(
   {
@@ -91,9 +92,12 @@ export function registerRegistrationEndpoint(app: FastifyInstance, server: Autho
         done(oauthErrors.invalidClientMetadata('The body is not valid JSON.'), undefined);
       }
     });
+    const path = `/oauth2/${server.id}/v1/register`;
+    registerAnyOriginPreflight(scope, { path, method: 'POST', tag, operationId: `registerClient${suffix}` });
     scope.post<{ Body: RegistrationRequest }>(
-      `/oauth2/${server.id}/v1/register`,
+      path,
       {
+        onRequest: allowAnyOrigin,
         schema: {
           summary: `Register a public app (RFC 7591, form ${server.form})`,
           description:

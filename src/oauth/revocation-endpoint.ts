@@ -11,6 +11,7 @@ import type { FastifyRequest } from 'fastify';
 import type { OAuthDeps } from './oauth-deps.js';
 import { clientAuthenticatedResponses } from './responses.js';
 import { TokenOperationBody } from './schemas.js';
+import { allowAnyOrigin, registerAnyOriginPreflight } from './any-origin.js';
 
 /**
  * RFC 7009 token revocation. The token's jti is denied until the token would have expired
@@ -20,16 +21,20 @@ import { TokenOperationBody } from './schemas.js';
  * (§2.2); a valid token of another client is refused (§2.1).
  */
 export function registerRevocationEndpoint(app: FastifyInstance, server: AuthorizationServer, deps: OAuthDeps): void {
+  const path = `/oauth2/${server.id}/v1/revoke`;
+  const operationId = `revokeToken${serverDocs(server).suffix}`;
+  registerAnyOriginPreflight(app, { path, method: 'POST', tag: serverDocs(server).tag, operationId });
   app.post<{ Body: TokenOperationBody }>(
-    `/oauth2/${server.id}/v1/revoke`,
+    path,
     {
+      onRequest: allowAnyOrigin,
       schema: {
         summary: `Revoke an access token (form ${server.form})`,
         description:
           'RFC 7009. The token stops working on the next request, whichever authorization server issued it (a client may ' +
           'revoke only its own tokens); an invalid or unknown token is answered 200 too.',
         tags: [serverDocs(server).tag],
-        operationId: `revokeToken${serverDocs(server).suffix}`,
+        operationId,
         security: CLIENT_AUTHENTICATION_SECURITY,
         consumes: ['application/x-www-form-urlencoded'],
         body: TokenOperationBody,

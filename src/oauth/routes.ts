@@ -3,6 +3,7 @@ import type { OAuthDeps } from './oauth-deps.js';
 import { PUBLIC_SECURITY } from '../docs/security-schemes.js';
 import { serverDocs } from '../docs/tags.js';
 import { publicDocumentResponses } from './responses.js';
+import { allowAnyOrigin, registerAnyOriginPreflight } from './any-origin.js';
 import { JwkSet } from './schemas.js';
 import { registerDiscovery } from './discovery.js';
 import { registerIntrospectionEndpoint } from './introspection-endpoint.js';
@@ -19,9 +20,12 @@ export function registerAuthorizationServers(app: FastifyInstance, deps: OAuthDe
     registerRevocationEndpoint(app, server, deps);
     registerRegistrationEndpoint(app, server, deps);
 
+    const keysPath = `/oauth2/${server.id}/v1/keys`;
+    registerAnyOriginPreflight(app, { path: keysPath, method: 'GET', tag: serverDocs(server).tag, operationId: `getKeys${serverDocs(server).suffix}` });
     app.get(
-      `/oauth2/${server.id}/v1/keys`,
+      keysPath,
       {
+        onRequest: allowAnyOrigin,
         schema: {
           summary: `Signing keys (JWKS, form ${server.form})`,
           description: 'RFC 7517 JWK Set: the public keys that verify this server\'s access tokens, including a retired key until its tokens expire.',

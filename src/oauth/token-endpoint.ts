@@ -12,6 +12,7 @@ import { TokenRequestBody, TokenResponse } from './schemas.js';
 import { audienceFor } from './resource-indicators.js';
 import { grantScopes } from './scopes.js';
 import { answerUserGrant, USER_GRANT_TYPES } from './user-grants.js';
+import { allowAnyOrigin, registerAnyOriginPreflight } from './any-origin.js';
 
 // Writing last_used_at on every token request would turn reads into writes; a minute is precise enough.
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -42,9 +43,13 @@ function tokenIssuer(server: AuthorizationServer, deps: OAuthDeps): TokenIssuer 
 /** RFC 6749 §4.4: the client-credentials grant at `/oauth2/<id>/v1/token`. */
 export function registerTokenEndpoint(app: FastifyInstance, server: AuthorizationServer, deps: OAuthDeps): void {
   const issueOrReuseAccessToken = tokenIssuer(server, deps);
+  const path = `/oauth2/${server.id}/v1/token`;
+  const operationId = `getToken${serverDocs(server).suffix}`;
+  registerAnyOriginPreflight(app, { path, method: 'POST', tag: serverDocs(server).tag, operationId });
   app.post<{ Body: TokenRequestBody }>(
-    `/oauth2/${server.id}/v1/token`,
+    path,
     {
+      onRequest: allowAnyOrigin,
       schema: {
         summary: `Get an access token (form ${server.form})`,
         description:
@@ -55,7 +60,7 @@ export function registerTokenEndpoint(app: FastifyInstance, server: Authorizatio
           '(`BASE_URL/mcp`), each described at its `/.well-known/oauth-protected-resource` document (RFC 9728); without it ' +
           'the token carries the server\'s audience and serves the REST API only.',
         tags: [serverDocs(server).tag],
-        operationId: `getToken${serverDocs(server).suffix}`,
+        operationId,
         security: CLIENT_AUTHENTICATION_SECURITY,
         consumes: ['application/x-www-form-urlencoded'],
         body: TokenRequestBody,
