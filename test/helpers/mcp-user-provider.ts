@@ -3,25 +3,37 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { approve } from './authorize-flow.js';
 import type { FormBrowser } from './form-browser.js';
 
+/** The user at the authorization URL: signs in if asked, presses Allow, and says where the browser was sent back. */
+export type UserAllows = (authorizationUrl: URL) => Promise<URL>;
+
+/** The user as a signed-in form browser (no page rendering): Allow on the consent page, the redirect it answers. */
+export const formBrowserAllows =
+  (browser: FormBrowser): UserAllows =>
+  async (url) => {
+    const { answer } = await approve(browser, url.href);
+    if (answer.status !== 303 || !answer.location) throw new Error(`consent did not redirect: ${answer.status} ${answer.body.slice(0, 200)}`);
+    return new URL(answer.location);
+  };
+
 /**
  * The OAuth side of an MCP client that signs its user in, as the official SDK drives one (in
- * memory): everything it knows it learns from the server's URL. `browser` is the user, signed
- * in, who presses Allow on the consent page; `callback` is where the browser was sent back.
+ * memory): everything it knows it learns from the server's URL. `userAllows` is the user's
+ * browser (a form browser, or Chromium); `callback` is where it was sent back, with the code.
  */
 export class InMemoryMcpUserProvider implements OAuthClientProvider {
   client: OAuthClientInformationMixed | undefined;
   saved: OAuthTokens | undefined;
   verifier = '';
-  /** Where the user's browser was sent back, with the code. */
   callback: URL | undefined;
 
-  constructor(private readonly browser: FormBrowser) {}
+  constructor(
+    private readonly userAllows: UserAllows,
+    readonly redirectUrl = 'http://127.0.0.1:33418/callback',
+    private readonly clientName = 'SDK test client',
+  ) {}
 
-  get redirectUrl() {
-    return 'http://127.0.0.1:33418/callback';
-  }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'SDK test client', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return { client_name: this.clientName, redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
   }
   clientInformation() {
     return this.client;
@@ -36,9 +48,7 @@ export class InMemoryMcpUserProvider implements OAuthClientProvider {
     this.saved = tokens;
   }
   async redirectToAuthorization(url: URL) {
-    const { answer } = await approve(this.browser, url.href);
-    if (answer.status !== 303 || !answer.location) throw new Error(`consent did not redirect: ${answer.status} ${answer.body.slice(0, 200)}`);
-    this.callback = new URL(answer.location);
+    this.callback = await this.userAllows(url);
   }
   saveCodeVerifier(verifier: string) {
     this.verifier = verifier;

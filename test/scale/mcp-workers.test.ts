@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { openRuntime } from '../../src/runtime.js';
 import { FormBrowser } from '../helpers/form-browser.js';
-import { InMemoryMcpUserProvider } from '../helpers/mcp-user-provider.js';
+import { formBrowserAllows, InMemoryMcpUserProvider } from '../helpers/mcp-user-provider.js';
 import { freePort } from '../helpers/net.js';
 import { freshPostgresSchema } from '../helpers/postgres.js';
 import { completedOnly, seed } from '../helpers/seed.js';
@@ -81,7 +81,7 @@ describe(`MCP on serve --workers 2 (${postgres ? 'PostgreSQL' : 'SQLite'})`, asy
   it("authorization code: the SDK discovers, registers, sends the user to consent, and redeems the code (with PKCE)", async () => {
     const browser = new FormBrowser(base);
     expect((await signIn(browser, s.email)).status).toBe(303);
-    const provider = new InMemoryMcpUserProvider(browser);
+    const provider = new InMemoryMcpUserProvider(formBrowserAllows(browser));
     const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: provider, fetch: fetchOnFreshConnections });
     await expect(new Client({ name: 'sign-in', version: '1' }).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
     await transport.finishAuth(provider.code);

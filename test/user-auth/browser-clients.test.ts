@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import * as openid from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerApp } from '../../src/operations/apps.js';
+import { InMemoryMcpUserProvider } from '../helpers/mcp-user-provider.js';
 import { launchChromium, skipWithoutChromium, warnIfSkippedWithoutChromium, type Browser } from '../helpers/chromium.js';
 import { freePort } from '../helpers/net.js';
 import { seed, type Seeded } from '../helpers/seed.js';
@@ -101,7 +101,7 @@ describe.skipIf(skipWithoutChromium)('apps get a user\'s token through Chromium,
   });
 
   it('an MCP client (the official SDK, dynamic registration): the user allows it in the browser and /mcp serves its tools', async () => {
-    const provider = new BrowserProvider(`${callbackOrigin}/cb`, userAllows);
+    const provider = new InMemoryMcpUserProvider(userAllows, `${callbackOrigin}/cb`, 'Browser MCP client');
     const serverUrl = `${t.url}/mcp`;
     expect(await auth(provider, { serverUrl })).toBe('REDIRECT');
     expect(provider.callback!.searchParams.get('iss')).toBe(t.runtime.servers.custom.issuer);
@@ -114,41 +114,3 @@ describe.skipIf(skipWithoutChromium)('apps get a user\'s token through Chromium,
     await client.close();
   });
 });
-
-/** An MCP client's OAuth state as the SDK keeps it; the user's browser is Chromium. */
-class BrowserProvider implements OAuthClientProvider {
-  client: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  callback: URL | undefined;
-
-  constructor(
-    readonly redirectUrl: string,
-    private readonly userAllows: (url: URL) => Promise<URL>,
-  ) {}
-
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Browser MCP client', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  async redirectToAuthorization(url: URL) {
-    this.callback = await this.userAllows(url);
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FormBrowser } from '../helpers/form-browser.js';
-import { InMemoryMcpUserProvider } from '../helpers/mcp-user-provider.js';
+import { formBrowserAllows, InMemoryMcpUserProvider } from '../helpers/mcp-user-provider.js';
 import { freePort } from '../helpers/net.js';
 import { seed, type Seeded } from '../helpers/seed.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -30,7 +30,7 @@ describe('the official MCP SDK OAuth client (auth() with dynamic registration)',
     ['the MCP endpoint', '/mcp'],
     ['the REST API', ''],
   ])('gets a user token for %s with nothing configured but its URL', async (_what, path) => {
-    const provider = new InMemoryMcpUserProvider(browser);
+    const provider = new InMemoryMcpUserProvider(formBrowserAllows(browser));
     const serverUrl = `${t.url}${path}`;
     expect(await auth(provider, { serverUrl })).toBe('REDIRECT');
     expect(provider.client?.client_id).toMatch(/^0oa/);
@@ -50,7 +50,7 @@ describe('the official MCP SDK OAuth client (auth() with dynamic registration)',
   });
 
   it('an MCP client signs the user in, as a desktop client does: 401, discovery, registration, consent, code + PKCE, then /mcp serves its tools', async () => {
-    const provider = new InMemoryMcpUserProvider(browser);
+    const provider = new InMemoryMcpUserProvider(formBrowserAllows(browser));
     const url = new URL(`${t.url}/mcp`);
     const first = new Client({ name: 'sdk-user-client', version: '1.0.0' });
     const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
