@@ -31,6 +31,7 @@ import { registerReelRoutes } from './routes/reels.js';
 import { registerSessionMediaRoutes } from './routes/session-media.js';
 import { registerTestSessionRoutes } from './routes/test-sessions.js';
 import { registerTestRoutes } from './routes/tests.js';
+import { registerUserApprovalRoutes } from './routes/user-approvals.js';
 import { registerUserRoutes, registerUserSignInRoutes } from './routes/users.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { registerWorkspaceRoutes } from './routes/workspaces.js';
@@ -106,6 +107,7 @@ export async function buildAdminApp(given: AdminDeps, plugins: readonly AdminPlu
     registerMeRoutes(authenticated, deps);
     registerUserRoutes(authenticated, deps);
     registerUserSignInRoutes(authenticated, deps);
+    registerUserApprovalRoutes(authenticated, deps);
     registerAppRoutes(authenticated, deps);
     registerCredentialRoutes(authenticated, deps);
     registerWorkspaceRoutes(authenticated, deps);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { createUser, listUsers, setUserStatus } from '../operations/users.js';
 import type { User } from '../store/store.js';
 import { emailArgument } from './arguments.js';
+import { registerUserApprovalCommands } from './users-approvals.js';
 import { registerUserSignInCommands } from './users-sign-in.js';
 import { endpointOptions, perform, type EndpointOptions } from './endpoint.js';
 import { emit, JSON_FLAG, JSON_FLAG_HELP, table, type OutputOptions } from './output.js';
@@ -52,4 +53,5 @@ export function registerUsers(program: Command): void {
   setStatus('disable', 'disabled', "disable an API user: its tokens stop working on the next request, and it can't get new ones");
   setStatus('enable', 'active', 'enable a disabled API user again');
   registerUserSignInCommands(users);
+  registerUserApprovalCommands(users);
 }

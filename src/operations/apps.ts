@@ -119,3 +119,25 @@ export async function listUserApprovals(d: OperationDeps, email: string): Promis
   if (!user) throw conflict.noUser(email);
   return (await d.store.apps.approvedApps(user.id)).map((a) => ({ ...a, approvedAt: isoTime(a.approvedAt), lastUsedAt: isoTime(a.lastUsedAt) }));
 }
+
+export const ApprovalRevokedView = Type.Object(
+  {
+    email: Type.String(),
+    clientId: Type.String(),
+    revokedGrants: Type.Integer({ minimum: 1, description: 'How many of the user\'s grants of the app were revoked, with every token issued through them.' }),
+  },
+  { title: 'ApprovalRevoked' },
+);
+export type ApprovalRevokedView = Static<typeof ApprovalRevokedView>;
+
+/**
+ * Takes back an API user's approval of an app for them, as the user's own Revoke button does:
+ * every grant of the app by that user is revoked with its tokens; the user may approve it again.
+ */
+export async function revokeUserApproval(d: OperationDeps, email: string, clientId: string, by: Actor): Promise<ApprovalRevokedView> {
+  const user = await d.store.credentials.findUserByEmail(email);
+  if (!user) throw conflict.noUser(email);
+  const revokedGrants = await d.store.apps.revokeUserApp(user.id, clientId, by);
+  if (revokedGrants === 0) throw conflict.noApproval(user.email, clientId);
+  return { email: user.email, clientId, revokedGrants };
+}

@@ -337,7 +337,7 @@ export class AppRepository {
         clientId,
         now: this.clock.now(),
       });
-      if (revoked > 0) await audit(tx, this.clock, by, 'app.unauthorize', clientId, { grants: revoked });
+      if (revoked > 0) await audit(tx, this.clock, by, 'app.unauthorize', clientId, { userId, grants: revoked });
       return revoked;
     });
   }

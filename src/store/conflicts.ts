@@ -46,6 +46,8 @@ export const conflict = {
     new StoreConflictError('not_found', `session ${sessionId} has no video (import one with: results-api videos import --session ${sessionId} FILE)`),
   noClip: (clipId: string) => new StoreConflictError('not_found', `no clip with id ${clipId}`),
   noReel: (reelId: string) => new StoreConflictError('not_found', `no highlight reel with id ${reelId}`),
+  noApproval: (email: string, clientId: string) =>
+    new StoreConflictError('not_found', `${email} has no approval of app ${clientId} to revoke (never approved, or already revoked)`),
   noWebhook: (webhookId: string) => new StoreConflictError('not_found', `no webhook subscription with id ${webhookId}`),
   clipOfAnotherTest: (clipId: string, testId: string) =>
     new StoreConflictError('foreign_session', `clip ${clipId} is of a session of another test than ${testId}`),

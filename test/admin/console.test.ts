@@ -290,7 +290,7 @@ describe.skipIf(skipWithoutChromium)('the admin console in headless Chromium', {
       expect(setup.status).toBe(200);
     });
 
-    it("sets the API user's password (issue 34), with which the user signs in, and lists the apps the user approved", async () => {
+    it("sets the API user's password (issue 34), with which the user signs in, lists the apps the user approved and revokes one", async () => {
       const { page } = browser;
       await page.goto(`${adminUrl}/#/users/${userEmail}`);
       await heading(`API user ${userEmail}`).waitFor();
@@ -308,9 +308,16 @@ describe.skipIf(skipWithoutChromium)('the admin console in headless Chromium', {
       await t.runtime.store.apps.createCode({ codeHash, clientId: app.clientId, userId: user.id, redirectUri: 'http://127.0.0.1/cb', codeChallenge: 'c', scopes: ['sessions:read'], resource: null, expiresAt: Date.now() + 60_000 });
       await t.runtime.store.apps.exchangeCode(codeHash, () => null, { grantId: randomUUID(), refreshHash: randomUUID(), refreshExpiresAt: Date.now() + 60_000 });
       await page.reload();
-      await page.getByRole('table', { name: 'Apps this user approved' }).getByRole('cell', { name: 'Approved App' }).waitFor();
+      await page.getByRole('table', { name: 'Apps this user approved' }).getByRole('cell', { name: 'Approved App', exact: true }).waitFor();
       await page.getByRole('cell', { name: 'sessions:read', exact: true }).waitFor();
       await checkPage('user-approvals');
+
+      // Support takes the approval back for the user: the grant is revoked, the table empties.
+      await page.getByRole('button', { name: 'Revoke Approved App' }).click();
+      await page.getByRole('button', { name: 'Confirm: revoke Approved App' }).click();
+      await page.getByRole('status').filter({ hasText: `Revoked Approved App for ${userEmail}` }).waitFor();
+      await page.getByText('This user has approved no app.').waitFor();
+      expect(await t.runtime.store.apps.approvedApps(user.id)).toEqual([]);
     });
 
     it('registers a partner app (issue 34): its secret shown once; revokes it', async () => {

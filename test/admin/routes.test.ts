@@ -78,7 +78,7 @@ describe('support: API users and credentials', () => {
     expect(audit.map((e) => e.action)).toEqual(['credential.issue', 'credential.rotate', 'credential.retire_previous', 'credential.revoke']);
   });
 
-  it("lists the apps an API user approved and has not revoked; an unknown user is 404", async () => {
+  it("lists the apps an API user approved and has not revoked, revokes one for the user; an unknown user is 404", async () => {
     const email = `approver-${randomUUID()}@example.com`;
     expect((await support.request('POST', '/admin/api/users', { email })).status).toBe(201);
     const approvals = () => support.request('GET', `/admin/api/users/${encodeURIComponent(email)}/approvals`);
@@ -90,10 +90,17 @@ describe('support: API users and credentials', () => {
     await store.apps.createCode({ codeHash, clientId: partner.clientId, userId: user.id, redirectUri: 'https://partner.example/cb', codeChallenge: 'c', scopes: ['sessions:read'], resource: null, expiresAt: Date.now() + 60_000 });
     await store.apps.exchangeCode(codeHash, () => null, { grantId: randomUUID(), refreshHash: randomUUID(), refreshExpiresAt: Date.now() + 60_000 });
     expect(await json(await approvals())).toEqual([{ clientId: partner.clientId, name: 'Partner', scopes: ['sessions:read'], approvedAt: expect.any(String), lastUsedAt: expect.any(String) }]);
-    await store.apps.revokeUserApp(user.id, partner.clientId, by);
+    const revoke = () => support.request('POST', `/admin/api/users/${encodeURIComponent(email)}/approvals/${encodeURIComponent(partner.clientId)}/revoke`);
+    const revoked = await revoke();
+    expect(revoked.status).toBe(200);
+    expect(await json(revoked)).toEqual({ email, clientId: partner.clientId, revokedGrants: 1 });
     expect(await json(await approvals())).toEqual([]);
+    const again = await revoke();
+    expect(again.status).toBe(404);
+    expect((await json<{ detail: string }>(again)).detail).toBe(`${email} has no approval of app ${partner.clientId} to revoke (never approved, or already revoked)`);
     const unknown = await support.request('GET', '/admin/api/users/nobody-at-all%40example.com/approvals');
     expect(unknown.status).toBe(404);
+    expect((await support.request('POST', `/admin/api/users/nobody-at-all%40example.com/approvals/${encodeURIComponent(partner.clientId)}/revoke`)).status).toBe(404);
   });
 
   it('answers bad input with a 400 naming the field, an unknown client with 404', async () => {
@@ -230,6 +237,7 @@ describe('role matrix: each role is refused what it may not do', () => {
     ['POST', '/admin/api/users/nobody%40example.com/disable', undefined, ['operator', 'support']],
     ['POST', '/admin/api/users/nobody%40example.com/enable', undefined, ['operator', 'support']],
     ['GET', '/admin/api/users/nobody%40example.com/approvals', undefined, ['operator', 'support']],
+    ['POST', '/admin/api/users/nobody%40example.com/approvals/0oaZZZZ/revoke', undefined, ['operator', 'support']],
     ['GET', '/admin/api/credentials', undefined, ['operator', 'support']],
     ['POST', '/admin/api/credentials', { email: 'nobody@example.com' }, ['operator', 'support']],
     ['POST', `/admin/api/credentials/0oa${'Z'.repeat(17)}/rotate`, undefined, ['operator', 'support']],

@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { openRuntime } from '../../src/runtime.js';
 import { CLI_PATH, cliSandbox, type CliResult, type CliSandbox } from './run-cli.js';
 
 /** Runs the CLI with `input` on its standard input, as `printf … | results-api …` does. */
@@ -53,6 +56,37 @@ describe('results-api users invite / reset-link / set-password, apps register / 
     expect(list.stdout).not.toContain(registered.clientSecret);
     const revoked = await cli.run(['apps', 'revoke', '--client-id', registered.app.clientId]);
     expect(revoked.stdout).toBe(`app Insights Hub (${registered.app.clientId}) is now revoked\n`);
+  });
+
+  it("users approvals lists what a user approved; revoke-approval takes it back, its refresh token with it", async () => {
+    const none = await cli.run(['users', 'approvals', '--email', 'ada@example.com']);
+    expect(none).toMatchObject({ code: 0, stdout: 'ada@example.com has approved no app\n' });
+    const { app } = await cli.json<{ app: { clientId: string } }>(['apps', 'register', '--name', 'Desk App', '--redirect-uri', 'http://127.0.0.1/cb', '--scope', 'sessions:read', '--public']);
+    // An approval as the authorization endpoint and the code exchange record it.
+    const refreshHash = randomUUID();
+    const rt = await openRuntime(loadConfig({ DATABASE_URL: cli.databaseUrl, LOG_LEVEL: 'silent' }));
+    try {
+      const user = (await rt.store.credentials.findUserByEmail('ada@example.com'))!;
+      const codeHash = randomUUID();
+      await rt.store.apps.createCode({ codeHash, clientId: app.clientId, userId: user.id, redirectUri: 'http://127.0.0.1/cb', codeChallenge: 'c', scopes: ['sessions:read'], resource: null, expiresAt: Date.now() + 60_000 });
+      await rt.store.apps.exchangeCode(codeHash, () => null, { grantId: randomUUID(), refreshHash, refreshExpiresAt: Date.now() + 60_000 });
+
+      const listed = await cli.json<{ clientId: string; name: string; scopes: string[] }[]>(['users', 'approvals', '--email', 'ada@example.com']);
+      expect(listed).toEqual([expect.objectContaining({ clientId: app.clientId, name: 'Desk App', scopes: ['sessions:read'] })]);
+      expect((await cli.run(['users', 'approvals', '--email', 'ada@example.com'])).stdout).toMatch(/^APP +CLIENT ID +SCOPES +APPROVED +LAST TOKEN\nDesk App +0oa\S+ +sessions:read +\S+Z +\S+Z\n$/);
+
+      const revoked = await cli.run(['users', 'revoke-approval', '--email', 'ada@example.com', '--client-id', app.clientId]);
+      expect(revoked).toMatchObject({ code: 0, stdout: `revoked ada@example.com's approval of ${app.clientId} (1 grant): its tokens no longer work\n` });
+      expect(await rt.store.apps.findLiveRefreshToken(refreshHash, app.clientId)).toBeNull();
+      expect(await cli.json(['users', 'approvals', '--email', 'ada@example.com'])).toEqual([]);
+      const audit = await cli.json<{ action: string; subject: string; details: { userId?: string } }[]>(['audit', '--limit', '1']);
+      expect(audit[0]).toMatchObject({ action: 'app.unauthorize', subject: app.clientId, details: { userId: user.id, grants: 1 } });
+    } finally {
+      await rt.close();
+    }
+    const again = await cli.run(['users', 'revoke-approval', '--email', 'ada@example.com', '--client-id', app.clientId]);
+    expect(again).toMatchObject({ code: 1, stderr: `error: ada@example.com has no approval of app ${app.clientId} to revoke (never approved, or already revoked)\n` });
+    expect((await cli.run(['users', 'approvals', '--email', 'nobody@example.com'])).stderr).toBe('error: no user with email nobody@example.com\n');
   });
 
   it.each([

@@ -167,6 +167,9 @@ export const usersApi = {
   /** Sets the password directly (the user is signed out of every browser). */
   setPassword: (email: string, password: string) => put<ApiUser>(`${ADMIN_API}/users/${enc(email)}/password`, { password }),
   approvals: (email: string) => get<Approval[]>(`${ADMIN_API}/users/${enc(email)}/approvals`),
+  /** Takes the user's approval of an app back: the app's tokens for the user stop working. */
+  revokeApproval: (email: string, clientId: string) =>
+    post<{ email: string; clientId: string; revokedGrants: number }>(`${ADMIN_API}/users/${enc(email)}/approvals/${enc(clientId)}/revoke`),
 };
 
 /** An app the user approved and has not revoked. */

@@ -2,7 +2,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { OperationDeps } from '../../operations/deps.js';
 import { createUser, listUsers, setUserStatus } from '../../operations/users.js';
-import { ApprovalView, listUserApprovals } from '../../operations/apps.js';
 import { issueUserSetupLink, resetUserTotp, setUserPassword, UserSetupLinkView } from '../../operations/user-sign-in.js';
 import { UserView } from '../../operations/views.js';
 import { requireRole } from '../caller.js';
@@ -104,22 +103,6 @@ export function registerUserSignInRoutes(app: FastifyInstance, deps: OperationDe
     async (request) => {
       const caller = requireRole(request, 'support');
       return setUserPassword(deps, emailField('email', request.params.email), request.body.password, caller);
-    },
-  );
-
-  app.get<{ Params: Static<typeof EmailParams> }>(
-    '/admin/api/users/:email/approvals',
-    {
-      schema: {
-        ...users,
-        summary: 'The apps an API user approved and has not revoked, with their scopes and when each last got a token',
-        params: EmailParams,
-        response: adminResponses({ 200: Type.Array(ApprovalView) }, [404]),
-      },
-    },
-    async (request) => {
-      requireRole(request, 'support');
-      return listUserApprovals(deps, emailField('email', request.params.email));
     },
   );
 

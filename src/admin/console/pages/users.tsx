@@ -165,22 +165,30 @@ function SetPasswordForm({ email }: { email: string }) {
   );
 }
 
-/** The apps the user approved and has not revoked, as the user's own page lists them (the user revokes them there). */
+/** The apps the user approved and has not revoked, as the user's own page lists them; Revoke takes one back for the user. */
 function ApprovalsSection({ email }: { email: string }) {
   const approvals = useLoad(() => usersApi.approvals(email), [email]);
+  const [notice, setNotice] = useState('');
+  const revoke = useAction(async (approval: Approval) => {
+    await usersApi.revokeApproval(email, approval.clientId);
+    setNotice(`Revoked ${approval.name} for ${email}: its tokens no longer work. The user may approve it again.`);
+    approvals.reload();
+  });
   return (
     <>
       <h2 id="approvals-heading">Apps this user approved</h2>
-      <LoadedView loaded={approvals}>{(list) => <ApprovalTable approvals={list} />}</LoadedView>
+      <ErrorMessage error={revoke.error} />
+      {notice ? <Notice>{notice}</Notice> : null}
+      <LoadedView loaded={approvals}>{(list) => <ApprovalTable approvals={list} onRevoke={(a) => void revoke.act(a)} />}</LoadedView>
     </>
   );
 }
 
-function ApprovalTable({ approvals }: { approvals: Approval[] }) {
+function ApprovalTable({ approvals, onRevoke }: { approvals: Approval[]; onRevoke: (approval: Approval) => void }) {
   if (approvals.length === 0) return <p class="empty">This user has approved no app.</p>;
   return (
     <table aria-labelledby="approvals-heading">
-      <TableHead columns={['App', 'Client id', 'Scopes', 'Approved', 'Last got a token']} />
+      <TableHead columns={['App', 'Client id', 'Scopes', 'Approved', 'Last got a token', ACTIONS]} />
       <tbody>
         {approvals.map((a) => (
           <tr key={a.clientId}>
@@ -189,6 +197,9 @@ function ApprovalTable({ approvals }: { approvals: Approval[] }) {
             <td>{a.scopes.join(', ')}</td>
             <td>{formatTime(a.approvedAt)}</td>
             <td>{formatTime(a.lastUsedAt)}</td>
+            <td class="actions">
+              <ConfirmButton label="Revoke" confirmLabel="Confirm: revoke" what={a.name} onConfirm={() => onRevoke(a)} />
+            </td>
           </tr>
         ))}
       </tbody>
