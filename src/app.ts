@@ -96,8 +96,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: deps.config.trustProxy,
     bodyLimit: FORM_BODY_LIMIT,
     schemaController: lazyCompilers,
-    // The extension mark is an annotation for the OpenAPI document, not a validation rule.
-    ajv: { customOptions: { keywords: [EXTENSION_KEY] } },
+    // The extension mark is an annotation for the OpenAPI document, not a validation rule. A
+    // closed schema's unknown field is refused (400 naming it), not dropped: a misspelt optional
+    // field (`testID`) would otherwise widen a webhook subscription silently. The OAuth forms'
+    // schemas stay open, so their unrecognised parameters are ignored (RFC 6749 §3.2).
+    ajv: { customOptions: { keywords: [EXTENSION_KEY], removeAdditional: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Refusals before routing, in the documented error shapes too.
     frameworkErrors: frameworkErrorAnswer(ERROR_FAMILIES),

@@ -3,6 +3,7 @@ import { ApiProblem } from '../errors.js';
 import { StoreConflictError } from '../store/conflicts.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../observability/database-unavailable.js';
 import { redactSecrets } from '../http/log-redaction.js';
+import { unknownFieldMessage } from '../http/validation-message.js';
 
 /**
  * The admin API's refusals: RFC 9457 problem details, `type` naming the code. Every wording
@@ -107,6 +108,6 @@ function validationDetail(error: FastifyError): string {
   const params = first.params as { missingProperty?: string; additionalProperty?: string };
   const at = first.instancePath ? `${where}.${first.instancePath.slice(1).replace(/\//g, '.')}` : where;
   if (params.missingProperty) return `${at} needs ${params.missingProperty}`;
-  if (params.additionalProperty) return `${at} has a field this route does not take: ${params.additionalProperty.slice(0, 64)}`;
+  if (params.additionalProperty) return unknownFieldMessage(at, params.additionalProperty);
   return `${at} ${first.message ?? 'is invalid'}`;
 }

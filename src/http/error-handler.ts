@@ -151,7 +151,7 @@ function requestError(error: FastifyError, request: FastifyRequest): { status: 4
     const context = error.validationContext as 'body' | 'querystring' | 'params' | 'headers' | undefined;
     const schema = context ? (request.routeOptions.schema?.[context] as never) : undefined;
     const input = context === 'querystring' ? request.query : context ? request[context] : undefined;
-    return { status: 400, message: validationMessage(error.validation, schema, input) };
+    return { status: 400, message: validationMessage(error.validation, schema, input, context) };
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

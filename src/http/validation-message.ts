@@ -27,6 +27,9 @@ export function describeRule(schema: PropertySchema | undefined): string {
   return schema.type ? `a ${schema.type}` : 'valid';
 }
 
+/** The one wording for a field (or query parameter) that a route's closed schema does not list. */
+export const unknownFieldMessage = (where: string, name: string): string => `${where} has a field this route does not take: ${truncate(name)}`;
+
 /**
  * Turns the first schema violation into one sentence that names the parameter and its rule,
  * for example `limit must be an integer from 1 to 500 (got "abc")`.
@@ -35,6 +38,7 @@ export function validationMessage(
   errors: FastifySchemaValidationError[],
   schema: { properties?: Record<string, PropertySchema> } | undefined,
   input: unknown,
+  where = 'the request',
 ): string {
   const first = errors[0];
   if (!first) return 'The request is invalid.';
@@ -43,6 +47,10 @@ export function validationMessage(
   if (first.keyword === 'required') {
     const name = String(params.missingProperty);
     return `${name} is required and must be ${describeRule(schema?.properties?.[name])}`;
+  }
+  if (first.keyword === 'additionalProperties') {
+    const at = first.instancePath ? `${where}${first.instancePath.replace(/\//g, '.')}` : where;
+    return unknownFieldMessage(at, String(params.additionalProperty));
   }
   const name = first.instancePath.split('/')[1];
   if (!name) return input === undefined || input === null ? 'The request has no parameters.' : 'The request is invalid.';

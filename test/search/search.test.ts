@@ -142,6 +142,12 @@ describe('search', async () => {
     expect(body.detail).toMatch(detail);
   });
 
+  it('a query parameter the route does not take: 400 naming it', async () => {
+    const { status, body } = await get({ q: 'checkout', testid: randomUUID() });
+    expect(status).toBe(400);
+    expect(body.detail).toBe('querystring has a field this route does not take: testid');
+  });
+
   it('the MCP search tool answers as GET /api/v2/search, and refuses bad queries as tool errors', async () => {
     const client = new Client({ name: 'search-test', version: '1' });
     const mcpToken = await mintToken(t, caller, 'B', `${base}/mcp`);

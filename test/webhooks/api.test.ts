@@ -4,6 +4,7 @@
  * log and a replay, deleting; another user's subscription is a 404; SSRF refused at
  * subscription time. Every response is checked against the OpenAPI document.
  */
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { makeSessions, seedClient, seedTest, seedWorkspace } from '../helpers/seed.js';
 import { startSeededApp } from '../helpers/test-app.js';
@@ -154,5 +155,11 @@ describe('webhooks API', () => {
     expect((await call('POST', '/api/v2/webhooks', { url: 'https://hooks.example.com/', events: ['webhook.test'] })).status).toBe(400);
     expect((await call('POST', '/api/v2/webhooks', { events: ['session.completed'] })).body!.detail).toMatch(/url/);
     expect((await call('PATCH', '/api/v2/webhooks/00000000-0000-4000-8000-000000000000', {})).status).toBe(400);
+    // A misspelt optional field is refused, not dropped (dropped, `testID` would subscribe to every test).
+    const misspelt = await call('POST', '/api/v2/webhooks', { url: 'https://hooks.example.com/', events: ['session.completed'], testID: randomUUID() });
+    expect(misspelt.status).toBe(400);
+    expect(misspelt.body!.detail).toBe('body has a field this route does not take: testID');
+    const patched = await call('PATCH', '/api/v2/webhooks/00000000-0000-4000-8000-000000000000', { descripton: 'x' });
+    expect(patched.body!.detail).toBe('body has a field this route does not take: descripton');
   });
 });
