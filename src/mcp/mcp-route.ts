@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_SECURITY } from '../docs/security-schemes.js';
 import { TAG } from '../docs/tags.js';
@@ -8,7 +7,8 @@ import { apiErrors } from '../errors.js';
 import { BEARER_REALM } from '../http/error-handler.js';
 import { apiResponses, problemResponse, wwwAuthenticate } from '../results/responses.js';
 import type { McpDeps } from './mcp-deps.js';
-import { mcpServerFor } from './mcp-server.js';
+import { buildMcpServer } from './mcp-server.js';
+import { McpServerPool } from './mcp-server-pool.js';
 
 /** A JSON-RPC message of MCP is small: tool arguments are ids, a cursor and a query. */
 export const MCP_BODY_LIMIT = 64 * 1024;
@@ -46,11 +46,12 @@ const MCP_SUMMARY = 'MCP endpoint (Streamable HTTP)';
  * POST /mcp: the Model Context Protocol over Streamable HTTP, stateless (no session id, no
  * server-to-client stream), so any process behind any load balancer answers any request. The
  * API guard in front (its scope names the MCP resource) authenticates and rate-limits exactly
- * as on REST; the server built for the request serves that caller only. GET and DELETE (the
+ * as on REST; the SDK's server answers the request for that caller only. GET and DELETE (the
  * optional stream and session end) are answered 405 after authentication, as the specification allows.
  */
 export function registerMcpRoute(scope: FastifyInstance, deps: McpDeps): void {
   // The body is parsed below, where a parse error can be answered in JSON-RPC's words.
+  const servers = new McpServerPool(() => buildMcpServer(deps));
   scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: MCP_BODY_LIMIT }, (_request, body, done) => done(null, body));
   scope.post(
     '/mcp',
@@ -76,18 +77,11 @@ export function registerMcpRoute(scope: FastifyInstance, deps: McpDeps): void {
       } catch {
         return reply.code(400).type('application/json').send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON.' } });
       }
-      const server = mcpServerFor(request.caller, deps, request.log);
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      await server.connect(transport);
-      try {
-        const response = await transport.handleRequest(webRequest(request), { parsedBody: message });
-        reply.code(response.status);
-        const type = response.headers.get('content-type');
-        if (type) reply.type(type);
-        return response.body === null ? reply.send() : reply.send(await response.text());
-      } finally {
-        await server.close();
-      }
+      const response = await servers.handle(webRequest(request), message, { caller: request.caller, log: request.log });
+      reply.code(response.status);
+      const type = response.headers.get('content-type');
+      if (type) reply.type(type);
+      return response.body === null ? reply.send() : reply.send(await response.text());
     },
   );
   // Stateless: no server-to-client stream (GET) and no session to end (DELETE). Answered here, in
@@ -108,14 +102,22 @@ export function registerMcpRoute(scope: FastifyInstance, deps: McpDeps): void {
 }
 
 /**
- * What the transport reads of the request: its method and headers (the body is given parsed).
- * The URL is a fixed one: the Host header is the client's to choose, and nothing reads it.
+ * The headers the SDK's transport reads (content negotiation, protocol version, and the session
+ * and resumption headers it refuses or ignores in stateless mode). The others, the bearer token
+ * among them, are no business of the MCP handlers, and copying them cost per request.
+ */
+const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'] as const;
+
+/**
+ * What the transport reads of the request: its method and those headers (the body is given
+ * parsed). The URL is a fixed one: the Host header is the client's to choose, and nothing reads it.
  */
 function webRequest(request: FastifyRequest): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (typeof value === 'string') headers.set(name, value);
-    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+  const headers: [string, string][] = [];
+  for (const name of TRANSPORT_HEADERS) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers.push([name, value]);
+    else if (Array.isArray(value)) for (const v of value) headers.push([name, v]);
   }
   return new Request('http://localhost/mcp', { method: request.method, headers });
 }

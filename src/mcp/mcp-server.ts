@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -28,31 +29,52 @@ const INSTRUCTIONS =
 /**
  * The server never asks the client for anything (no elicitation), so nothing is validated
  * against a client's schema; this stands in for the SDK's default, which builds an Ajv
- * instance per server, and a server is built per request.
+ * instance per server.
  */
 const NO_CLIENT_SCHEMAS: jsonSchemaValidator = {
   getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'this server validates no client schema' }),
 };
 
+/** Who a message is answered for, as the API guard authenticated the HTTP request that carried it. */
+export interface McpRequestContext {
+  caller: Caller;
+  log: FastifyBaseLogger;
+}
+
 /**
- * An MCP server for one request of one caller (stateless: nothing outlives the request, so
- * any process behind any load balancer answers any request). The caller was authenticated by
- * the API guard; every handler resolves what it reads through ResourceAccess.
+ * The SDK hands each handler the `authInfo` its transport was given for the HTTP request (per
+ * message, whatever else the server serves), so one server's handlers serve any caller. The
+ * token itself is not passed on: the API guard verified it, and handlers need only the caller.
  */
-export function mcpServerFor(caller: Caller, deps: McpDeps, log: FastifyBaseLogger): Server {
+export const authInfoFor = (context: McpRequestContext): AuthInfo => ({ token: '', clientId: context.caller.clientId, scopes: [], extra: { context } });
+
+function contextOf(extra: { authInfo?: AuthInfo | undefined }): McpRequestContext {
+  const context = extra.authInfo?.extra?.['context'] as McpRequestContext | undefined;
+  // Unreachable through the route, which passes authInfo with every request: refuse rather than guess a caller.
+  if (!context) throw new McpError(ErrorCode.InternalError, 'No caller for this request.');
+  return context;
+}
+
+/**
+ * An MCP server with every handler registered, for any caller (see authInfoFor): stateless,
+ * it holds nothing of a request once its transport is closed (see McpServerPool). The caller
+ * was authenticated by the API guard; every handler resolves what it reads through ResourceAccess.
+ */
+export function buildMcpServer(deps: McpDeps): Server {
   const server = new Server(
     { name: 'results-api', title: 'Results API', version: PACKAGE_VERSION },
     { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: NO_CLIENT_SCHEMAS },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { caller, log } = contextOf(extra);
     const result = await callTool(request.params.name, request.params.arguments, caller, deps, log);
     if (!result) throw new McpError(ErrorCode.InvalidParams, `No tool is named ${request.params.name.slice(0, 64)}.`);
     return result;
   });
-  server.setRequestHandler(ListResourcesRequestSchema, (request) => listResources(caller, deps, request.params?.cursor));
+  server.setRequestHandler(ListResourcesRequestSchema, (request, extra) => listResources(contextOf(extra).caller, deps, request.params?.cursor));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => readResource(caller, deps, request.params.uri));
+  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => readResource(contextOf(extra).caller, deps, request.params.uri));
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: PROMPTS }));
   server.setRequestHandler(GetPromptRequestSchema, (request) => getPrompt(request.params.name, request.params.arguments));
   return server;

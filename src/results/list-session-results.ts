@@ -14,9 +14,15 @@ export function listSessionResults(
   paging: Paging,
   serialize: (page: SessionSummaryResultsResponse) => string,
 ): Promise<Buffer> {
-  const key = `${test.id} ${paging.form} ${paging.offset} ${paging.limit}`;
-  return pages.cachedBody(key, async () => serialize(await sessionResultsPage(pages, test, paging)));
+  return pages.cachedBody(pageKey(test, paging), async () => serialize(await sessionResultsPage(pages, test, paging)));
 }
+
+/** One page of a visible test's session results as an object, from the cache of pages or read now; shared: never modify it. */
+export function cachedSessionResultsPage(pages: SessionPageReader, test: Test, paging: Paging): Promise<SessionSummaryResultsResponse> {
+  return pages.cachedPage(pageKey(test, paging), () => sessionResultsPage(pages, test, paging));
+}
+
+const pageKey = (test: Test, paging: Paging) => `${test.id} ${paging.form} ${paging.offset} ${paging.limit}`;
 
 /**
  * Completed sessions only, as the real service lists them; the total is the count each import

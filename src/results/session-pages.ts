@@ -3,13 +3,18 @@ import { FreshCache, type ChangeWatcher } from '../changes/fresh-cache.js';
 import type { SessionRepository } from '../store/sessions.js';
 import { COMPLETED_STATUS, type Session, type SessionKey } from '../store/store.js';
 import { bodyBytes, sameBytes } from '../http/body-bytes.js';
-import { OFFSET_MAX } from './schemas.js';
+import { OFFSET_MAX, type SessionSummaryResultsResponse } from './schemas.js';
 
 /** One anchor per this many sessions: a deep page skips fewer than this many rows. */
 const ANCHOR_EVERY = 100;
 
 /** Serialized pages kept per process: a few thousand typical pages, whatever their number. */
 const BODY_CACHE_BYTES = 8 * 1024 * 1024;
+
+/** Page objects kept per process (for the MCP tool, which answers objects), by the sessions they hold. */
+const PAGE_CACHE_SESSIONS = 20_000;
+
+const samePage = (kept: SessionSummaryResultsResponse, loaded: SessionSummaryResultsResponse) => JSON.stringify(kept) === JSON.stringify(loaded);
 
 /** Whether two anchor lists are the same keys (a test's anchors reload each second under deep-page load). */
 function sameKeys(kept: SessionKey[], loaded: SessionKey[]): boolean {
@@ -24,11 +29,13 @@ function sameKeys(kept: SessionKey[], loaded: SessionKey[]): boolean {
  * anchor and skip fewer than 100 rows. Anchors are rebuilt after any change.
  *
  * Dashboards and pipelines ask for the same pages again and again, so the serialized
- * response bodies are cached too (bounded by bytes), until anything changes.
+ * response bodies are cached too (bounded by bytes), until anything changes; so are the pages
+ * as objects, for MCP's list_sessions, which answers them inside a JSON-RPC message.
  */
 export class SessionPageReader {
   private readonly anchors: FreshCache<SessionKey[]>;
   private readonly bodies: FreshCache<Buffer>;
+  private readonly pages: FreshCache<SessionSummaryResultsResponse>;
 
   constructor(
     private readonly sessions: Pick<SessionRepository, 'listSessions' | 'listSessionKeys' | 'countSessions'>,
@@ -38,6 +45,12 @@ export class SessionPageReader {
   ) {
     this.anchors = new FreshCache(watcher, clock, { sameValue: sameKeys });
     this.bodies = new FreshCache(watcher, clock, { maxSize: BODY_CACHE_BYTES, sizeOf: (body) => body.length, sameValue: sameBytes });
+    this.pages = new FreshCache(watcher, clock, { maxSize: PAGE_CACHE_SESSIONS, sizeOf: (page) => page.sessions.length + 1, sameValue: samePage });
+  }
+
+  /** A page as an object, from the cache or loaded (and kept) now; shared: never modify it. */
+  cachedPage(key: string, load: () => Promise<SessionSummaryResultsResponse>): Promise<SessionSummaryResultsResponse> {
+    return this.pages.get(key, load);
   }
 
   /** The serialized body of a page, from the cache or rendered (and kept) now. */

@@ -108,6 +108,23 @@ describe('search', async () => {
     expect(second.body.meta.hasMore).toBe(false);
   });
 
+  it('past the first 1,000 matches: the newest 1,000 first, then the older ones, every page a slice of one order', async () => {
+    // 1,150 cues with the word, of different lengths (so BM25's ranks differ), the newest imported last.
+    const stamp = (ms: number) => new Date(ms).toISOString().slice(11, 23);
+    const cues = Array.from({ length: 1150 }, (_, i) => cue(stamp(i * 1000), stamp(i * 1000 + 500), `tierword ${'filler '.repeat(i % 7)}end`));
+    const tiered = await testWith(t.runtime, workspaceId, `WEBVTT\n\n${cues.join('\n')}`);
+    const page = async (offset: number, limit: number) => (await get({ q: 'tierword', testId: tiered.testId, offset: String(offset), limit: String(limit) })).body.hits;
+    const all: Hit[] = [];
+    for (let offset = 0; offset < 1200; offset += 100) all.push(...(await page(offset, 100)));
+    const keys = all.map((h) => h.startMs);
+    expect(new Set(keys).size).toBe(1150);
+    // The first 1,000 hits are the 1,000 newest cues (the last imported: from 150 s on), the rest the 150 older ones.
+    expect(keys.slice(0, 1000).every((ms) => ms! >= 150_000)).toBe(true);
+    expect(keys.slice(1000).every((ms) => ms! < 150_000)).toBe(true);
+    // A page across the boundary is the same slice of that order.
+    expect((await page(990, 20)).map((h) => h.startMs)).toEqual(keys.slice(990, 1010));
+  });
+
   it('a foreign test and a missing one: the same 404', async () => {
     const foreignAnswer = await get({ q: 'checkout', testId: foreign.testId });
     const missingAnswer = await get({ q: 'checkout', testId: randomUUID() });

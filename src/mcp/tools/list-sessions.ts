@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { sessionResultsPage } from '../../results/list-session-results.js';
+import { cachedSessionResultsPage } from '../../results/list-session-results.js';
 import { SessionSummaryResultItem } from '../../results/schemas.js';
 import { defineTool, Id, nextCursor, PageInput, pageWindow } from '../tool.js';
 
@@ -13,7 +13,7 @@ export const listSessions = defineTool({
   async run(caller, input, deps) {
     const test = await deps.access.test(caller, input.testId, 'sessions');
     const window = pageWindow('list_sessions', test.id, input);
-    const page = await sessionResultsPage(deps.pages, test, { form: 'offset', ...window });
+    const page = await cachedSessionResultsPage(deps.pages, test, { form: 'offset', ...window });
     const totalCount = page.meta.pagination.totalCount;
     return { testId: test.id, totalCount, sessions: page.sessions, ...nextCursor('list_sessions', test.id, window, totalCount) };
   },

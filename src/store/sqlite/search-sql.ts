@@ -3,8 +3,9 @@
  * src/search/search-query.ts); visibility is the list of test ids in @tests and of kinds in
  * @kinds (JSON arrays), applied in the query. Three steps, so that the work grows with the page,
  * not with the matches: the newest @window matching entries (FTS5 walks its doclists in rowid
- * order and stops there), ranked by BM25; the page of them; and FTS5's snippet of the page's rows
- * only (a snippet tokenizes its text again: computed for every match, it cost more than the ranking).
+ * order and stops there), ranked by BM25, the newest @first of them before the others (see
+ * SEARCH_RANK_FIRST); the page of them; and FTS5's snippet of the page's rows only (a snippet
+ * tokenizes its text again: computed for every match, it cost more than the ranking).
  */
 export const SQLITE_SEARCH = `
   WITH ranked AS MATERIALIZED (
@@ -14,12 +15,13 @@ export const SQLITE_SEARCH = `
        AND e.kind IN (SELECT value FROM json_each(@kinds))
      ORDER BY search_index.rowid DESC
      LIMIT @window),
-  page AS MATERIALIZED (SELECT id, score FROM ranked ORDER BY score, id LIMIT @limit OFFSET @offset)
+  tiered AS (SELECT id, score, row_number() OVER (ORDER BY id DESC) > @first AS older FROM ranked),
+  page AS MATERIALIZED (SELECT id, score, older FROM tiered ORDER BY older, score, id LIMIT @limit OFFSET @offset)
   SELECT e.session_id, e.test_id, e.kind, e.task_id, e.start_ms, e.end_ms, e.speaker,
          snippet(search_index, 0, '**', '**', '…', 24) AS snippet, page.score
     FROM page CROSS JOIN search_index CROSS JOIN search_entries e
    WHERE search_index MATCH @match AND search_index.rowid = page.id AND e.id = page.id
-   ORDER BY page.score, page.id`;
+   ORDER BY page.older, page.score, page.id`;
 
 /** Words joined as FTS5 phrases of one token each: every word must occur (implicit AND). */
 export const sqliteMatch = (words: readonly string[]): string => words.map((w) => `"${w}"`).join(' ');
