@@ -247,8 +247,14 @@ async function startAll({ catalog, targets, opts, work, profileDir }) {
   const servers = {};
   log(`starting ${[...needed].join(', ')}`);
   const databases = ['sqlite', 'sqlite10k', 'pg', 'pg10k'].filter((key) => needed.has(key));
-  // token.signing: a second server on the 1M SQLite file that signs every token request.
-  const variants = { 'sqlite-signing': { database: 'sqlite', env: { TOKEN_REUSE_SECONDS: '0' } } };
+  // token.signing: a second server on the 1M SQLite file that signs every token request. The MCP
+  // tool calls run on a process of their own too: the heap their load grows would otherwise stay
+  // under the list load that follows them in the round, whose peak RSS is a target.
+  const variants = {
+    'sqlite-signing': { database: 'sqlite', env: { TOKEN_REUSE_SECONDS: '0' } },
+    'sqlite-mcp': { database: 'sqlite' },
+    'pg-mcp': { database: 'pg' },
+  };
   const keys = [...databases, ...Object.keys(variants).filter((key) => needed.has(key))];
   await Promise.all(
     keys.map(async (key) => {
@@ -286,7 +292,7 @@ async function startAll({ catalog, targets, opts, work, profileDir }) {
     const testId = server.target.testIds[0];
     const first = await precheckPage(server, testId, 0, 'limit=25&offset=0');
     if (key === 'sqlite') offset0 = first;
-    if (catalog.some((s) => s.auth === 'mcp' && s.server === key)) await precheckMcp(server, targets.credential, testId, first);
+    if (servers[`${key}-mcp`]) await precheckMcp(servers[`${key}-mcp`], targets.credential, testId, first);
     await precheckPage(server, testId, p.deepOffset, `rowsPerPage=25&pageNumber=${p.deepOffset / 25 + 1}`);
     for (const offset of [p.deepOffset, p.deepOffset - 7, 99, 101, 1999, Math.floor(p.deepOffset / 3)]) {
       await precheckPage(server, testId, offset, `limit=25&offset=${offset}`);

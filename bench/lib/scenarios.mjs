@@ -46,7 +46,7 @@ export function scenarioCatalog(p, t) {
       {
         // Issue 32: the MCP tool wrapping list.offset0's REST call, compared by CPU per request.
         id: `${prefix}mcp.tool.list_sessions`,
-        server: db,
+        server: `${db}-mcp`,
         auth: 'mcp',
         title: `MCP tools/call list_sessions (limit 25, first page): the tool wrapping list.offset0, ${n(t[db]?.counts[0])}-session test`,
         request: () => mcpToolRequest('list_sessions', { testId: t[db].testIds[0], limit: 25 }),
