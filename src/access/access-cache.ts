@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import { FreshCache, type ChangeWatcher } from '../changes/fresh-cache.js';
-import type { AppRepository } from '../store/apps.js';
+import type { AppForAuth, AppRepository } from '../store/apps.js';
 import type { CredentialRepository } from '../store/credentials.js';
 import type { DirectoryRepository } from '../store/directory.js';
 import type { SessionRepository } from '../store/sessions.js';
@@ -15,6 +15,11 @@ export interface AccessReads {
   isAccessTokenRevoked(jti: string, now: number): Promise<boolean>;
   /** Who an app's token for a user acts for: null once its grant, app or user is revoked or disabled. */
   findGrantPrincipal(grantId: string): Promise<Principal | null>;
+  /**
+   * An app as the token, introspection and revocation endpoints authenticate it. Only apps
+   * found are kept (registering one announces nothing); revoking one announces `access`.
+   */
+  findApp(clientId: string): Promise<AppForAuth | null>;
 }
 
 /** The repositories behind the cache. */
@@ -23,7 +28,7 @@ export interface AccessSources {
   directory: Pick<DirectoryRepository, 'findVisibleTest'>;
   sessions: Pick<SessionRepository, 'findSession'>;
   revocations: Pick<TokenRevocationRepository, 'isRevoked'>;
-  apps: Pick<AppRepository, 'findGrantPrincipal'>;
+  apps: Pick<AppRepository, 'findGrantPrincipal' | 'findApp'>;
 }
 
 /**
@@ -37,6 +42,7 @@ export class CachedAccessReads implements AccessReads {
   private readonly sessions: FreshCache<Session | null>;
   private readonly revoked: FreshCache<boolean>;
   private readonly grants: FreshCache<Principal | null>;
+  private readonly apps: FreshCache<AppForAuth | null>;
 
   constructor(
     private readonly store: AccessSources,
@@ -48,6 +54,7 @@ export class CachedAccessReads implements AccessReads {
     this.sessions = new FreshCache(watcher, clock);
     this.revoked = new FreshCache(watcher, clock);
     this.grants = new FreshCache(watcher, clock);
+    this.apps = new FreshCache(watcher, clock, { keep: (app) => app !== null });
   }
 
   findPrincipal(clientId: string): Promise<Principal | null> {
@@ -68,5 +75,9 @@ export class CachedAccessReads implements AccessReads {
 
   findGrantPrincipal(grantId: string): Promise<Principal | null> {
     return this.grants.get(grantId, () => this.store.apps.findGrantPrincipal(grantId));
+  }
+
+  findApp(clientId: string): Promise<AppForAuth | null> {
+    return this.apps.get(clientId, () => this.store.apps.findApp(clientId));
   }
 }

@@ -149,7 +149,7 @@ function refusedFor(decisions: readonly RateLimitDecision[]): number | undefined
 }
 
 /** The limits of the endpoints that check client secrets (RATE_LIMIT_TOKEN_*, GUESSING_ALERT_TOKEN_CLIENT). */
-export const clientSecretLimits = (rateLimit: RateLimitConfig): GuessingLimits => ({
+const clientSecretLimits = (rateLimit: RateLimitConfig): GuessingLimits => ({
   windowSeconds: rateLimit.windowSeconds,
   failuresPerAddress: rateLimit.tokenFailuresPerAddress,
   failuresPerAccountAndAddress: rateLimit.tokenFailuresPerClientAndAddress,
@@ -167,3 +167,13 @@ export const guessingReporter =
       windowSeconds: alert.windowSeconds,
     });
   };
+
+/**
+ * The throttle of the endpoints that check client or app secrets: built once where they are
+ * registered and shared, so a token request constructs nothing for it.
+ */
+export const clientSecretThrottle = (
+  endpoint: 'token' | 'admin-token',
+  deps: { rateLimit: RateLimitConfig; rateLimiter: RateLimiter; metrics: Pick<Metrics, 'guessingAlerts'>; audit: Pick<AuditLog, 'record'> },
+): GuessingThrottle =>
+  new GuessingThrottle(endpoint, clientSecretLimits(deps.rateLimit), { rateLimiter: deps.rateLimiter, report: guessingReporter(deps) });

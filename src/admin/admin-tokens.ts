@@ -6,7 +6,7 @@ import { OAuthError, oauthErrors } from '../errors.js';
 import { sendOAuthError } from '../http/error-handler.js';
 import { registerFormBodyParser } from '../http/form-body.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
-import { GuessingThrottle, clientSecretLimits, guessingReporter } from '../access/guessing-throttle.js';
+import { clientSecretThrottle } from '../access/guessing-throttle.js';
 import type { Metrics } from '../observability/metrics.js';
 import { AccessTokenVerifier, issueAccessToken } from '../oauth/access-tokens.js';
 import type { AuthorizationServer, AuthorizationServers } from '../oauth/authorization-servers.js';
@@ -60,10 +60,7 @@ const OAuthErrorBody = Type.Object({ error: Type.String(), error_description: Ty
 
 export async function registerAdminTokenEndpoint(app: FastifyInstance, deps: TokenDeps): Promise<void> {
   const server = adminAuthorizationServer(deps.config);
-  const throttle = new GuessingThrottle('admin-token', clientSecretLimits(deps.config.rateLimit), {
-    rateLimiter: deps.rateLimiter,
-    report: guessingReporter({ metrics: deps.metrics, audit: deps.store.audit }),
-  });
+  const throttle = clientSecretThrottle('admin-token', { ...deps, rateLimit: deps.config.rateLimit, audit: deps.store.audit });
   await app.register(async (scope) => {
     registerFormBodyParser(scope);
     scope.post<{ Body: Record<string, string | string[] | undefined> }>(

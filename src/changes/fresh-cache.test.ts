@@ -76,6 +76,14 @@ describe('FreshCache', () => {
     expect(await cache.get('k', async () => ({ text: 'unused' }))).toBe(changed);
   });
 
+  it('keeps only the values `keep` accepts: a miss is asked again, a hit is not', async () => {
+    const { cache, load, loads } = setup({ keep: (value: string) => value !== 'none' }, { hearsCommits: true });
+    expect(await cache.get('k', load('none'))).toBe('none');
+    expect(await cache.get('k', load('app'))).toBe('app');
+    expect(await cache.get('k', load('other'))).toBe('app');
+    expect(loads()).toBe(2);
+  });
+
   it('does not keep a value loaded while a change happened', async () => {
     const { cache, feed } = setup();
     let finishLoad: (value: string) => void = () => {};

@@ -59,6 +59,11 @@ export interface FreshCacheOptions<V> {
    * only a full collection frees it, and the process grows meanwhile).
    */
   sameValue?: (kept: V, loaded: V) => boolean;
+  /**
+   * Whether a loaded value is kept (default: every one). A lookup that may later succeed
+   * without announcing it (an app registered after a miss) keeps only its hits.
+   */
+  keep?: (value: V) => boolean;
 }
 
 /**
@@ -80,6 +85,7 @@ export class FreshCache<V> {
   private readonly maxSize: number;
   private readonly sizeOf: (value: V) => number;
   private readonly sameValue: ((kept: V, loaded: V) => boolean) | undefined;
+  private readonly keep: ((value: V) => boolean) | undefined;
 
   constructor(
     private readonly watcher: ChangeWatcher,
@@ -90,6 +96,7 @@ export class FreshCache<V> {
     this.maxSize = options.maxSize ?? 50_000;
     this.sizeOf = options.sizeOf ?? (() => 1);
     this.sameValue = options.sameValue;
+    this.keep = options.keep;
   }
 
   async get(key: string, load: () => Promise<V>): Promise<V> {
@@ -114,7 +121,7 @@ export class FreshCache<V> {
     try {
       const value = await load();
       // Only cache what was loaded under the current epoch: a change during the load wins.
-      if (this.watcher.current() !== epoch) return value;
+      if (this.watcher.current() !== epoch || (this.keep && !this.keep(value))) return value;
       const kept = this.entries.get(key);
       if (kept && this.sameValue?.(kept.value, value)) {
         kept.expiresAt = now + this.ttlMs;

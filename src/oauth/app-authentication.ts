@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import { GuessingThrottle, clientSecretLimits, guessingReporter } from '../access/guessing-throttle.js';
 import { oauthErrors } from '../errors.js';
 import type { AppForAuth } from '../store/apps.js';
 import { readClientCredentials } from './client-authentication.js';
@@ -16,23 +15,20 @@ const MAX_CLIENT_ID_LENGTH = 2048;
  */
 export async function requireApp(
   request: FastifyRequest<{ Body: { client_id?: string; client_secret?: string } }>,
-  deps: Pick<OAuthDeps, 'store' | 'hasher' | 'config' | 'rateLimiter' | 'metrics'>,
+  deps: Pick<OAuthDeps, 'reads' | 'hasher' | 'secretThrottle'>,
 ): Promise<AppForAuth> {
   const presented = readClientCredentials(request.headers.authorization, request.body);
   const basic = presented.method === 'client_secret_basic';
   if (!presented.ok && presented.error === 'ambiguous') throw oauthErrors.invalidRequest('Use one client authentication method: HTTP Basic or form keys, not both.');
   const clientId = presented.ok ? presented.clientId : request.body.client_id;
-  const throttle = new GuessingThrottle('token', clientSecretLimits(deps.config.rateLimit), {
-    rateLimiter: deps.rateLimiter,
-    report: guessingReporter({ metrics: deps.metrics, audit: deps.store.audit }),
-  });
   const refuse = (why: string, accountExists: boolean) => ({ ok: false as const, refusal: oauthErrors.invalidClient(why, basic), accountExists });
-  return throttle.checkSecret(
+  return deps.secretThrottle.checkSecret(
     { address: request.ip, account: typeof clientId === 'string' ? clientId.slice(0, 128) : undefined, log: request.log },
     async () => {
       if (!presented.ok && presented.error === 'malformed_basic') return refuse('malformed Basic credentials', false);
       if (typeof clientId !== 'string' || clientId === '' || clientId.length > MAX_CLIENT_ID_LENGTH) return refuse('no client_id', false);
-      const app = await deps.store.apps.findApp(clientId);
+      // Cached per process as the API's principals are: no database read per refresh request.
+      const app = await deps.reads.findApp(clientId);
       // The same keyed-hash work whether or not the app exists or has a secret.
       const secretMatches = deps.hasher.matchesAny(presented.ok ? presented.clientSecret : '', app?.secretHash ? [{ hash: app.secretHash, live: true }] : []);
       if (!app) return refuse('unknown app', false);
@@ -51,9 +47,9 @@ export async function requireApp(
  */
 export async function presentsApp(
   request: FastifyRequest<{ Body: { client_id?: string; client_secret?: string } }>,
-  deps: Pick<OAuthDeps, 'store'>,
+  deps: Pick<OAuthDeps, 'reads'>,
 ): Promise<boolean> {
   const presented = readClientCredentials(request.headers.authorization, request.body);
   const clientId = presented.ok ? presented.clientId : request.body.client_id;
-  return typeof clientId === 'string' && clientId.length <= MAX_CLIENT_ID_LENGTH && (await deps.store.apps.findApp(clientId)) !== null;
+  return typeof clientId === 'string' && clientId.length <= MAX_CLIENT_ID_LENGTH && (await deps.reads.findApp(clientId)) !== null;
 }

@@ -1,9 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
-import type { RateLimiter } from '../http/rate-limiter.js';
-import { GuessingThrottle, clientSecretLimits, guessingReporter } from '../access/guessing-throttle.js';
-import type { Metrics } from '../observability/metrics.js';
+import type { GuessingThrottle } from '../access/guessing-throttle.js';
 import { oauthErrors, type OAuthError } from '../errors.js';
 import type { ClientForAuth } from '../store/store.js';
 import type { Store } from '../store/open-store.js';
@@ -97,16 +94,12 @@ export async function authenticateClient(
  */
 export async function requireClient(
   request: FastifyRequest<{ Body: { client_id?: string; client_secret?: string } }>,
-  deps: { store: Store; hasher: SecretHasher; clock: Clock; config: Config; rateLimiter: RateLimiter; metrics: Metrics },
+  deps: { store: Store; hasher: SecretHasher; clock: Clock; secretThrottle: GuessingThrottle },
 ): Promise<ClientForAuth> {
-  const throttle = new GuessingThrottle('token', clientSecretLimits(deps.config.rateLimit), {
-    rateLimiter: deps.rateLimiter,
-    report: guessingReporter({ metrics: deps.metrics, audit: deps.store.audit }),
-  });
   const presented = readClientCredentials(request.headers.authorization, request.body);
   const basic = presented.method === 'client_secret_basic';
   const attempt = { address: request.ip, account: presented.ok ? presented.clientId.slice(0, 128) : undefined, log: request.log };
-  return throttle.checkSecret(
+  return deps.secretThrottle.checkSecret(
     attempt,
     async () => {
       if (!presented.ok) return { ok: false, refusal: unreadableCredentials(presented), accountExists: false };

@@ -1,4 +1,5 @@
 import type { AccessReads } from '../access/access-cache.js';
+import type { GuessingThrottle } from '../access/guessing-throttle.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { RateLimiter } from '../http/rate-limiter.js';
@@ -23,4 +24,6 @@ export interface OAuthDeps {
   rateLimiter: RateLimiter;
   reads: AccessReads;
   metrics: Metrics;
+  /** Counts failed client and app secrets (the `token` throttle): one per process, shared by the token, introspection and revocation endpoints. */
+  secretThrottle: GuessingThrottle;
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { clientSecretThrottle } from '../access/guessing-throttle.js';
 import type { OAuthDeps } from './oauth-deps.js';
 import { PUBLIC_SECURITY } from '../docs/security-schemes.js';
 import { serverDocs } from '../docs/tags.js';
@@ -12,7 +13,9 @@ import { registerRegistrationEndpoint } from './registration-endpoint.js';
 import { registerTokenEndpoint } from './token-endpoint.js';
 
 /** Every endpoint of every authorization server, registered explicitly. */
-export function registerAuthorizationServers(app: FastifyInstance, deps: OAuthDeps): void {
+export function registerAuthorizationServers(app: FastifyInstance, given: Omit<OAuthDeps, 'secretThrottle'>): void {
+  const secretThrottle = clientSecretThrottle('token', { ...given, rateLimit: given.config.rateLimit, audit: given.store.audit });
+  const deps: OAuthDeps = { ...given, secretThrottle };
   for (const server of deps.servers.all) {
     registerDiscovery(app, server, deps.config);
     registerTokenEndpoint(app, server, deps);

@@ -97,6 +97,8 @@ export type RefreshRotation =
 
 const ACCESS = { topic: 'access' } as const;
 
+const GRANT_LAST_USED_RESOLUTION_MS = 60_000;
+
 export const appConflict = {
   exists: (clientId: string) => new StoreConflictError('duplicate', `an app with client id ${clientId} already exists`),
   noApp: (clientId: string) => new StoreConflictError('not_found', `no app with client id ${clientId}`),
@@ -268,7 +270,7 @@ export class AppRepository {
   ): Promise<RefreshRotation> {
     return this.db.write(null, async (tx) => {
       const r = await tx.one(
-        `SELECT r.used_at, r.expires_at, g.id, g.user_id, g.client_id, g.scopes, g.resource, g.revoked_at
+        `SELECT r.used_at, r.expires_at, g.id, g.user_id, g.client_id, g.scopes, g.resource, g.revoked_at, g.last_used_at
            FROM refresh_tokens r JOIN app_grants g ON g.id = r.grant_id WHERE r.token_hash = @tokenHash FOR UPDATE`,
         { tokenHash },
       );
@@ -288,7 +290,11 @@ export class AppRepository {
         now,
         expiresAt: next.expiresAt,
       });
-      await tx.run('UPDATE app_grants SET last_used_at = @now WHERE id = @id', { id: grant.id, now });
+      // A grant's last use is shown to its user; a minute is precise enough, and spares most rotations a third write.
+      const lastUsedAt = (r.last_used_at as number | null) ?? null;
+      if (lastUsedAt === null || now - lastUsedAt >= GRANT_LAST_USED_RESOLUTION_MS) {
+        await tx.run('UPDATE app_grants SET last_used_at = @now WHERE id = @id', { id: grant.id, now });
+      }
       return { ok: true, grant } as const;
     });
   }

@@ -235,7 +235,8 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
   // Admin accounts, sessions and clients: read from the database on every admin request, never cached.
   for (const m of ['createAdmin', 'renewSetupLink', 'completeSetup', 'createSession', 'endSession', 'recordTotpStep', 'setPendingTotp', 'enableTotp', 'resetTotp', 'assignWorkspace', 'unassignWorkspace', 'createClient', 'revokeClient']) bookkeeping.add(`admins.${m}`);
   for (const m of ['listAdmins', 'getAdmin', 'findAdminForSignIn', 'findSession', 'pendingTotp', 'assignedWorkspaces', 'administers', 'listClients', 'findClientForAuth']) readers.add(`admins.${m}`);
-  // Apps, codes and refresh tokens: read from the database at every use; what tokens depend on (grants) is revoked with `access`.
+  // Apps, codes and refresh tokens: read from the database at every use, except apps found at client authentication, cached until
+  // any change (a registration needs no announcement: misses are not kept); what tokens depend on (apps, grants) is revoked with `access`.
   for (const m of ['createApp', 'saveMetadataApp', 'createCode', 'exchangeCode', 'rotateRefreshToken']) bookkeeping.add(`apps.${m}`);
   for (const m of ['findApp', 'listApps', 'approvedApps', 'approvalCovers', 'findGrantPrincipal', 'grantOfRefreshToken', 'findLiveRefreshToken']) readers.add(`apps.${m}`);
   // Users' passwords, TOTP and browser sessions: read from the database on every page, never cached.
