@@ -7,8 +7,7 @@ import { apiErrors } from '../errors.js';
 import { BEARER_REALM } from '../http/error-handler.js';
 import { apiResponses, problemResponse, wwwAuthenticate } from '../results/responses.js';
 import type { McpDeps } from './mcp-deps.js';
-import { buildMcpServer } from './mcp-server.js';
-import { McpServerPool } from './mcp-server-pool.js';
+import type { McpServerPool } from './mcp-server-pool.js';
 
 /** A JSON-RPC message of MCP is small: tool arguments are ids, a cursor and a query. */
 export const MCP_BODY_LIMIT = 64 * 1024;
@@ -51,7 +50,17 @@ const MCP_SUMMARY = 'MCP endpoint (Streamable HTTP)';
  */
 export function registerMcpRoute(scope: FastifyInstance, deps: McpDeps): void {
   // The body is parsed below, where a parse error can be answered in JSON-RPC's words.
-  const servers = new McpServerPool(() => buildMcpServer(deps));
+  // The MCP SDK (and zod under it, about 10 MB of heap) is loaded by the first /mcp request, not
+  // at start-up: a process that serves no MCP client never holds it. A failed load is tried again.
+  let pool: Promise<McpServerPool> | undefined;
+  const servers = () =>
+    (pool ??= Promise.all([import('./mcp-server-pool.js'), import('./mcp-server.js')]).then(
+      ([{ McpServerPool }, { buildMcpServer }]) => new McpServerPool(() => buildMcpServer(deps)),
+      (err: unknown) => {
+        pool = undefined;
+        throw err;
+      },
+    ));
   scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: MCP_BODY_LIMIT }, (_request, body, done) => done(null, body));
   scope.post(
     '/mcp',
@@ -77,7 +86,7 @@ export function registerMcpRoute(scope: FastifyInstance, deps: McpDeps): void {
       } catch {
         return reply.code(400).type('application/json').send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON.' } });
       }
-      const response = await servers.handle(webRequest(request), message, { caller: request.caller, log: request.log });
+      const response = await (await servers()).handle(webRequest(request), message, { caller: request.caller, log: request.log });
       reply.code(response.status);
       const type = response.headers.get('content-type');
       if (type) reply.type(type);

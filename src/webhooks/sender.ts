@@ -1,4 +1,4 @@
-import { Agent, request } from 'undici';
+import type { Agent, request } from 'undici';
 import { checkedLookup, checkTargetUrl, TargetRefusedError, type TargetPolicy } from './target-policy.js';
 
 /** How one attempt went. */
@@ -24,16 +24,24 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  * `timeoutMs`. What a receiver answers is never logged nor kept, only its status.
  */
 export class WebhookSender {
-  private readonly agent: Agent;
+  /** undici (about 5 MB of heap) is loaded by the first send: a process that delivers nothing never holds it. */
+  private client: Promise<{ agent: Agent; request: typeof request }> | undefined;
 
-  constructor(private readonly options: SenderOptions) {
-    this.agent = new Agent({
-      connections: options.perDestination,
-      keepAliveTimeout: 30_000,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      connect: { lookup: checkedLookup(options.policy), timeout: options.timeoutMs },
-    });
+  constructor(private readonly options: SenderOptions) {}
+
+  private connect() {
+    const { options } = this;
+    this.client ??= import('undici').then((undici) => ({
+      request: undici.request,
+      agent: new undici.Agent({
+        connections: options.perDestination,
+        keepAliveTimeout: 30_000,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+        connect: { lookup: checkedLookup(options.policy), timeout: options.timeoutMs },
+      }),
+    }));
+    return this.client;
   }
 
   async send(url: string, headers: Record<string, string>, body: string): Promise<SendOutcome> {
@@ -43,9 +51,10 @@ export class WebhookSender {
     const target = checkTargetUrl(url, this.options.policy);
     if (!target.ok) return { ok: false, status: null, durationMs: 0, error: `refused: ${target.reason}` };
     try {
-      const answer = await request(target.url, {
+      const { agent, request: send } = await this.connect();
+      const answer = await send(target.url, {
         method: 'POST',
-        dispatcher: this.agent,
+        dispatcher: agent,
         headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'results-api-webhooks' },
         body,
         signal: AbortSignal.timeout(this.options.timeoutMs),
@@ -66,8 +75,8 @@ export class WebhookSender {
     }
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  async close(): Promise<void> {
+    if (this.client) await (await this.client).agent.close();
   }
 }
 
