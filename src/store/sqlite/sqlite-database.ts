@@ -24,6 +24,10 @@ export class SqliteDatabase implements Database {
   private readonly writeStatements = new Map<string, BetterSqlite3.Statement>();
   /** On the writer: moves only when another connection (another process) commits. */
   private readonly dataVersion: BetterSqlite3.Statement;
+  /** Prepared once: every write transaction (a refresh token's rotation each request) runs them. */
+  private readonly begin: BetterSqlite3.Statement;
+  private readonly commit: BetterSqlite3.Statement;
+  private readonly rollback: BetterSqlite3.Statement;
   /** The tail of the queue of work on the writer connection. */
   private writerQueue: Promise<unknown> = Promise.resolve();
 
@@ -36,6 +40,9 @@ export class SqliteDatabase implements Database {
     this.writer = open(path);
     this.reader = open(path);
     this.dataVersion = this.writer.prepare('PRAGMA data_version').pluck();
+    this.begin = this.writer.prepare('BEGIN IMMEDIATE');
+    this.commit = this.writer.prepare('COMMIT');
+    this.rollback = this.writer.prepare('ROLLBACK');
   }
 
   async one<T extends Row = Row>(sql: string, params: Params = {}): Promise<T | undefined> {
@@ -49,13 +56,13 @@ export class SqliteDatabase implements Database {
   async write<T>(change: Change | null, fn: (tx: Transaction) => Promise<T>): Promise<T> {
     const result = await this.exclusive(async (writer) => {
       // IMMEDIATE takes the write lock up front: a CLI process writing too waits (busy_timeout), never fails half-way.
-      writer.exec('BEGIN IMMEDIATE');
+      this.begin.run();
       try {
         const value = await fn(this.transaction(writer));
-        writer.exec('COMMIT');
+        this.commit.run();
         return value;
       } catch (error) {
-        if (writer.inTransaction) writer.exec('ROLLBACK');
+        if (writer.inTransaction) this.rollback.run();
         throw error;
       }
     });
