@@ -76,14 +76,14 @@ export class TranscriptRepository {
       await this.db.write({ topic: 'sessions', testId }, async (tx) => {
         // Locking the test serializes imports into it, as the session import does.
         if (!(await tx.one('SELECT 1 AS found FROM tests WHERE id = @testId FOR UPDATE', { testId }))) throw conflict.noTest(testId);
-        const write = { tx, testId, importedAt: this.clock.now(), announce: await webhookEventWanted(tx, 'transcript.ready', testId) };
+        const write = { tx, clock: this.clock, testId, importedAt: this.clock.now(), announce: await webhookEventWanted(tx, 'transcript.ready', testId) };
         let chunk: TranscriptInput[] = [];
         let bytes = 0;
         const ids = new Set<string>();
         for await (const transcript of transcripts) {
           // A session listed twice goes into the next chunk: each chunk's upserts touch a row once.
           if (chunk.length === IMPORT_CHUNK || bytes >= IMPORT_CHUNK_BYTES || ids.has(transcript.sessionId)) {
-            await this.writeChunk(write, chunk, result);
+            await writeTranscriptChunk(write, chunk, result);
             chunk = [];
             bytes = 0;
             ids.clear();
@@ -92,7 +92,7 @@ export class TranscriptRepository {
           bytes += transcript.vtt.length;
           ids.add(transcript.sessionId);
         }
-        await this.writeChunk(write, chunk, result);
+        await writeTranscriptChunk(write, chunk, result);
         if (result.inserted === 0 && result.updated === 0) throw new NothingChanged();
         await audit(tx, this.clock, by, 'transcripts.import', testId, { ...result });
       });
@@ -100,52 +100,6 @@ export class TranscriptRepository {
       if (!(error instanceof NothingChanged)) throw error;
     }
     return result;
-  }
-
-  /**
-   * Writes a chunk of transcripts (each session once) set-wise: one read of their sessions and
-   * stored hashes, then each table's rows in a statement or a few. Checked in file order, so
-   * the first bad transcript is the one reported.
-   */
-  private async writeChunk(
-    write: { tx: Transaction; testId: string; importedAt: number; announce: boolean },
-    chunk: readonly TranscriptInput[],
-    result: ImportResult,
-  ): Promise<void> {
-    if (chunk.length === 0) return;
-    const { tx, testId, importedAt } = write;
-    const known = await tx.all<{ session_id: string; test_id: string; sha256: string | null }>(
-      `SELECT s.session_id, s.test_id, t.sha256 FROM sessions s LEFT JOIN transcripts t ON t.session_id = s.session_id
-        WHERE s.session_id IN (SELECT value ->> 0 FROM ${jsonRows(tx.dialect, 'rows')})`,
-      { rows: JSON.stringify(chunk.map((t) => [t.sessionId])) },
-    );
-    const stored = new Map(known.map((r) => [r.session_id, r]));
-    const rows: string[][] = [];
-    const cues = new Map<string, TranscriptCue[]>();
-    for (const { sessionId, vtt } of chunk) {
-      const row = stored.get(sessionId);
-      if (!row || row.test_id !== testId) throw conflict.noSessionInTest(sessionId, testId);
-      const hash = sha256(vtt);
-      if (row.sha256 === hash) {
-        result.unchanged++;
-        continue;
-      }
-      // Read here, once: no reader of the cues ever parses the text (a BadTranscriptError rolls the import back).
-      cues.set(sessionId, parseWebVtt(vtt));
-      rows.push([sessionId, vtt, hash]);
-      if (row.sha256 === null) result.inserted++;
-      else result.updated++;
-    }
-    if (rows.length === 0) return;
-    await tx.run(
-      `INSERT INTO transcripts (session_id, vtt, sha256, imported_at)
-       SELECT value ->> 0, value ->> 1, value ->> 2, CAST(@importedAt AS BIGINT) FROM ${jsonRows(tx.dialect, 'rows')} WHERE true
-       ON CONFLICT (session_id) DO UPDATE SET vtt = excluded.vtt, sha256 = excluded.sha256, imported_at = excluded.imported_at`,
-      { importedAt, rows: JSON.stringify(rows) },
-    );
-    await writeCues(tx, cues);
-    if (write.announce) for (const sessionId of cues.keys()) await recordWebhookEvent(tx, this.clock, { type: 'transcript.ready', testId, data: { sessionId } });
-    await writeSearchEntries(tx, testId, 'transcript', new Map([...cues].map(([sessionId, c]) => [sessionId, transcriptEntries(c)])));
   }
 
   /** A session's transcript with its session's test, or null when the session has none (or does not exist). */
@@ -235,6 +189,52 @@ export class TranscriptRepository {
       });
     }
   }
+}
+
+/**
+ * Writes a chunk of transcripts (each session once) set-wise: one read of their sessions and
+ * stored hashes, then each table's rows in a statement or a few. Checked in file order, so
+ * the first bad transcript is the one reported.
+ */
+async function writeTranscriptChunk(
+  write: { tx: Transaction; clock: Clock; testId: string; importedAt: number; announce: boolean },
+  chunk: readonly TranscriptInput[],
+  result: ImportResult,
+): Promise<void> {
+  if (chunk.length === 0) return;
+  const { tx, testId, importedAt } = write;
+  const known = await tx.all<{ session_id: string; test_id: string; sha256: string | null }>(
+    `SELECT s.session_id, s.test_id, t.sha256 FROM sessions s LEFT JOIN transcripts t ON t.session_id = s.session_id
+      WHERE s.session_id IN (SELECT value ->> 0 FROM ${jsonRows(tx.dialect, 'rows')})`,
+    { rows: JSON.stringify(chunk.map((t) => [t.sessionId])) },
+  );
+  const stored = new Map(known.map((r) => [r.session_id, r]));
+  const rows: string[][] = [];
+  const cues = new Map<string, TranscriptCue[]>();
+  for (const { sessionId, vtt } of chunk) {
+    const row = stored.get(sessionId);
+    if (!row || row.test_id !== testId) throw conflict.noSessionInTest(sessionId, testId);
+    const hash = sha256(vtt);
+    if (row.sha256 === hash) {
+      result.unchanged++;
+      continue;
+    }
+    // Read here, once: no reader of the cues ever parses the text (a BadTranscriptError rolls the import back).
+    cues.set(sessionId, parseWebVtt(vtt));
+    rows.push([sessionId, vtt, hash]);
+    if (row.sha256 === null) result.inserted++;
+    else result.updated++;
+  }
+  if (rows.length === 0) return;
+  await tx.run(
+    `INSERT INTO transcripts (session_id, vtt, sha256, imported_at)
+     SELECT value ->> 0, value ->> 1, value ->> 2, CAST(@importedAt AS BIGINT) FROM ${jsonRows(tx.dialect, 'rows')} WHERE true
+     ON CONFLICT (session_id) DO UPDATE SET vtt = excluded.vtt, sha256 = excluded.sha256, imported_at = excluded.imported_at`,
+    { importedAt, rows: JSON.stringify(rows) },
+  );
+  await writeCues(tx, cues);
+  if (write.announce) for (const sessionId of cues.keys()) await recordWebhookEvent(tx, write.clock, { type: 'transcript.ready', testId, data: { sessionId } });
+  await writeSearchEntries(tx, testId, 'transcript', new Map([...cues].map(([sessionId, c]) => [sessionId, transcriptEntries(c)])));
 }
 
 /** Replaces the stored cues, and their count, of each transcript in `bySession`: a few statements for a chunk of transcripts. */
