@@ -73,7 +73,8 @@ const PROFILES = {
     webhooks: { events: 20_000, importSessions: 100_000, concurrency: 64 },
     search: { cues: 1_000_000, importCues: 108_000, importRounds: 3 },
     demoSessions: 1_000_000,
-    demoTimeoutSeconds: 20 * 60,
+    // A million sessions take 10-20 minutes alone on 2 cores; a shared machine, longer.
+    demoTimeoutSeconds: 60 * 60,
     watchdogSeconds: 65 * 60,
   },
   smoke: {

@@ -13,7 +13,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { memoryMb, startNode, stop } from './processes.mjs';
+import { cpuSeconds, memoryMb, startNode, stop } from './processes.mjs';
 
 /** Runs `demo` with `args` on a fresh database; its wall time, peak RSS and what it printed. */
 async function timedDemo({ cli, cwd, work, env, args, timeoutSeconds, name }) {
@@ -29,11 +29,15 @@ async function timedDemo({ cli, cwd, work, env, args, timeoutSeconds, name }) {
   });
   const started = performance.now();
   let peakRssMb = 0;
+  // The CPU the process itself used (not ffmpeg's, a fixed cost), as of the last sample, at most
+  // 200 ms before it exited: on a shared machine, wall time says as much about the others' load.
+  let cpu = 0;
   let finished = false;
   const sampling = (async () => {
     while (!finished && handle.exitCode === undefined) {
       try {
         peakRssMb = Math.max(peakRssMb, memoryMb(handle.pid).peak);
+        cpu = Math.max(cpu, cpuSeconds(handle.pid).get(handle.pid) ?? 0);
       } catch {
         // It exited between the check and the read.
       }
@@ -52,7 +56,7 @@ async function timedDemo({ cli, cwd, work, env, args, timeoutSeconds, name }) {
     if (handle.exitCode !== 0) return { error: `exited with ${handle.exitCode}: ${handle.logTail(5)}` };
     const log = readFileSync(handle.logPath, 'utf8');
     const printed = JSON.parse(log.slice(log.indexOf('{'), log.lastIndexOf('}') + 1));
-    return { seconds, peakRssMb, printed };
+    return { seconds, cpuSeconds: cpu, peakRssMb, printed };
   } finally {
     for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
     rmSync(join(work, `${name}-media`), { recursive: true, force: true });
@@ -79,6 +83,10 @@ export async function runDemoGenerate({ cli, cwd, work, env, sessions, timeoutSe
     videos: generated.printed.generated.videos.length,
     demoAloneSeconds: Number(alone.seconds.toFixed(2)),
     seconds: Number(generated.seconds.toFixed(2)),
+    demoAloneCpuSeconds: Number(alone.cpuSeconds.toFixed(2)),
+    cpuSeconds: Number(generated.cpuSeconds.toFixed(2)),
+    // CPU per generated session, the fixed run's taken off: what load on a shared machine changes least.
+    cpuMsPerSession: Number(((1000 * Math.max(generated.cpuSeconds - alone.cpuSeconds, 0)) / (sessions - FIXED_COST_SESSIONS)).toFixed(3)),
     peakRssMb: Number(generated.peakRssMb.toFixed(1)),
     sessionsPerSec,
     // The generator's own count, timed inside the process (without start-up).
@@ -87,6 +95,6 @@ export async function runDemoGenerate({ cli, cwd, work, env, sessions, timeoutSe
   };
   log(`demo.generate: ${sessionsPerSec.toLocaleString('en-US')} sessions/s with details, transcripts and ${result.videos} shared videos` +
     (importSessionsPerSec ? ` (bare sessions import: ${importSessionsPerSec.toLocaleString('en-US')} sessions/s)` : '') +
-    `, peak RSS ${result.peakRssMb} MB`);
+    `, ${result.cpuMsPerSession} ms CPU a session, peak RSS ${result.peakRssMb} MB`);
   return result;
 }

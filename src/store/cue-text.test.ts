@@ -30,4 +30,12 @@ describe('plainCues: a transcript cue as a person reads it', () => {
     const long = `<v A>${'word '.repeat(200_000)}</v>`;
     expect(plainCues(cue(long))[0]!.text.length).toBe(200_000 * 5 - 1);
   });
+
+  it('the same text read again (remembered) gives each cue its own times and objects of its own', () => {
+    const first = plainCues({ startMs: 0, endMs: 1000, text: '<v Ann>Same &amp; again</v>' });
+    const second = plainCues({ startMs: 5000, endMs: 6000, text: '<v Ann>Same &amp; again</v>' });
+    expect(second).toEqual([{ startMs: 5000, endMs: 6000, speaker: 'Ann', text: 'Same & again' }]);
+    first[0]!.text = 'changed';
+    expect(plainCues({ startMs: 0, endMs: 1000, text: '<v Ann>Same &amp; again</v>' })[0]!.text).toBe('Same & again');
+  });
 });

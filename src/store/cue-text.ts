@@ -12,7 +12,7 @@ export interface PlainCue {
 const NAMED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', nbsp: '\u00a0', lrm: '\u200e', rlm: '\u200f', quot: '"', apos: "'" };
 
 const decode = (text: string): string =>
-  text.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,6});/gi, (whole, ref: string) => {
+  !text.includes('&') ? text : text.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,6});/gi, (whole, ref: string) => {
     if (ref[0] !== '#') return NAMED[ref.toLowerCase()] ?? whole;
     const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : Number(ref.slice(1));
     return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
@@ -21,13 +21,37 @@ const decode = (text: string): string =>
 /** `<v Name>`, `<v.loud Name>`: a voice span, and its speaker. */
 const VOICE = /^<v(?:\.[^\s>]*)?(?:\s+([^>]*))?>$/;
 
+type PlainPart = Readonly<{ speaker: string | null; text: string }>;
+
+/**
+ * The parts of recently read short cue texts: the transcripts of one test repeat sentences
+ * (each task read out, the same few remarks; every generated one), and reading them again was
+ * a fifth of importing a transcript. Bounded: emptied when full.
+ */
+const recentParts = new Map<string, readonly PlainPart[]>();
+const RECENT_MAX = 4096;
+const RECENT_TEXT_MAX = 200;
+
 /**
  * A cue's text as a person reads it: one plain cue per speaker of its voice spans (`<v Ann>…</v>`,
  * several in one cue are kept apart), other markup (`<b>`, `<c.x>`, timestamps) dropped,
- * character references decoded, lines joined. One pass over the text. A cue with no text is
- * kept, empty, so every cue keeps its place in the list.
+ * character references decoded, lines joined. A cue with no text is kept, empty, so every cue
+ * keeps its place in the list.
  */
 export function plainCues(cue: TranscriptCue): PlainCue[] {
+  let parts = recentParts.get(cue.text);
+  if (!parts) {
+    parts = plainParts(cue.text);
+    if (cue.text.length <= RECENT_TEXT_MAX) {
+      if (recentParts.size >= RECENT_MAX) recentParts.clear();
+      recentParts.set(cue.text, parts);
+    }
+  }
+  return parts.map((part) => ({ startMs: cue.startMs, endMs: cue.endMs, speaker: part.speaker, text: part.text }));
+}
+
+/** What plainCues returns for a text, without the times: one pass over the text. */
+function plainParts(cueText: string): PlainPart[] {
   const parts: { speaker: string | null; text: string }[] = [];
   let speaker: string | null = null;
   let pending = '';
@@ -39,7 +63,7 @@ export function plainCues(cue: TranscriptCue): PlainCue[] {
     if (last && last.speaker === speaker) last.text = `${last.text} ${text}`;
     else parts.push({ speaker, text });
   };
-  for (const token of cue.text.split(/(<[^<>]*>)/)) {
+  for (const token of cueText.split(/(<[^<>]*>)/)) {
     if (!token.startsWith('<') || !token.endsWith('>')) {
       pending += token;
       continue;
@@ -52,5 +76,5 @@ export function plainCues(cue: TranscriptCue): PlainCue[] {
   }
   flush();
   if (parts.length === 0) parts.push({ speaker: null, text: '' });
-  return parts.map((part) => ({ startMs: cue.startMs, endMs: cue.endMs, ...part }));
+  return parts;
 }

@@ -19,6 +19,8 @@ export interface Reader {
 }
 
 export interface Transaction extends Reader {
+  /** Which engine runs it: for the few statements each engine writes its own way (see jsonRows). */
+  readonly dialect: Dialect;
   /** Runs a statement; resolves to the number of rows it changed. */
   run(sql: string, params?: Params): Promise<number>;
   /**
@@ -31,8 +33,19 @@ export interface Transaction extends Reader {
 /** Tells the other processes (and this one's caches) what a committed write changed. */
 export type Announce = (change: Change) => Promise<void>;
 
+export type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * The rows of a JSON array of arrays passed as one parameter `@name`, as a table whose column
+ * `value` is each row (its columns `value ->> 0`, `value ->> 1`, … as text or numbers; cast
+ * numbers for PostgreSQL, which reads them as text). For set-wise writes of thousands of rows:
+ * one parameter and one statement instead of a placeholder per value.
+ */
+export const jsonRows = (dialect: Dialect, name: string): string =>
+  dialect === 'sqlite' ? `json_each(@${name})` : `jsonb_array_elements(CAST(@${name} AS jsonb)) AS json_rows (value)`;
+
 export interface Database extends Reader {
-  readonly dialect: 'sqlite' | 'postgres';
+  readonly dialect: Dialect;
   /**
    * Runs `fn` in one transaction that holds the rows it reads `FOR UPDATE` (PostgreSQL) or
    * the whole database (SQLite, whose write transactions are exclusive): COMMIT when `fn`

@@ -1,6 +1,6 @@
 import { plainCues } from './cue-text.js';
 import type { TranscriptCue } from './webvtt.js';
-import type { Database, Transaction } from './database.js';
+import { jsonRows, type Database, type Transaction } from './database.js';
 import { POSTGRES_SEARCH, postgresMatch } from './postgres/search-sql.js';
 import { SQLITE_SEARCH, sqliteMatch } from './sqlite/search-sql.js';
 
@@ -43,8 +43,8 @@ export const SEARCH_RANK_FIRST = 1_000;
 /** The entries a page [offset, offset + limit) needs ranked: the first tier, or the whole window. */
 export const rankWindow = (offset: number, limit: number): number => (offset + limit <= SEARCH_RANK_FIRST ? SEARCH_RANK_FIRST : SEARCH_RANK_WINDOW);
 
-/** Rows per INSERT: bounds the statement's size and its parameter count (8 a row). */
-const WRITE_CHUNK = 100;
+/** Rows per INSERT (one JSON parameter): bounds the statement's size, not its parameter count. */
+const WRITE_CHUNK = 2_000;
 
 /** The entries of a transcript: each cue's text per speaker, markup removed (empty ones left out). */
 export const transcriptEntries = (cues: readonly TranscriptCue[]): SearchEntry[] =>
@@ -64,19 +64,41 @@ export function answerEntries(document: object): SearchEntry[] {
 }
 
 /**
- * Replaces a session's entries of one kind, inside the writer's transaction (the transcript or
- * session import), so the index never disagrees with what was imported.
+ * Replaces the entries of one kind of each session in `bySession` (sessions of `testId`),
+ * inside the writer's transaction (the transcript or session import), so the index never
+ * disagrees with what was imported. Set-wise: a statement per few thousand sessions or rows,
+ * however many sessions an import writes.
  */
-export async function writeSearchEntries(tx: Transaction, testId: string, sessionId: string, kind: SearchKind, entries: readonly SearchEntry[]): Promise<void> {
-  await tx.run('DELETE FROM search_entries WHERE session_id = @sessionId AND kind = @kind', { sessionId, kind });
-  for (let at = 0; at < entries.length; at += WRITE_CHUNK) {
-    const params: Record<string, unknown> = { sessionId, testId, kind };
-    const values = entries.slice(at, at + WRITE_CHUNK).map((e, i) => {
-      Object.assign(params, { [`t${i}`]: e.taskId, [`s${i}`]: e.startMs, [`e${i}`]: e.endMs, [`p${i}`]: e.speaker, [`x${i}`]: e.text });
-      return `(@sessionId, @testId, @kind, @t${i}, @s${i}, @e${i}, @p${i}, @x${i})`;
+export async function writeSearchEntries(
+  tx: Transaction,
+  testId: string,
+  kind: SearchKind,
+  bySession: ReadonlyMap<string, readonly SearchEntry[]>,
+): Promise<void> {
+  const sessionIds = [...bySession.keys()].map((sessionId) => [sessionId]);
+  for (let at = 0; at < sessionIds.length; at += WRITE_CHUNK) {
+    await tx.run(`DELETE FROM search_entries WHERE kind = @kind AND session_id IN (SELECT value ->> 0 FROM ${jsonRows(tx.dialect, 'rows')})`, {
+      kind,
+      rows: JSON.stringify(sessionIds.slice(at, at + WRITE_CHUNK)),
     });
-    await tx.run(`INSERT INTO search_entries (session_id, test_id, kind, task_id, start_ms, end_ms, speaker, text) VALUES ${values.join(', ')}`, params);
   }
+  let rows: unknown[][] = [];
+  const insert = async () => {
+    await tx.run(
+      `INSERT INTO search_entries (session_id, test_id, kind, task_id, start_ms, end_ms, speaker, text)
+       SELECT value ->> 0, @testId, @kind, value ->> 1, CAST(value ->> 2 AS BIGINT), CAST(value ->> 3 AS BIGINT), value ->> 4, value ->> 5
+         FROM ${jsonRows(tx.dialect, 'rows')}`,
+      { testId, kind, rows: JSON.stringify(rows) },
+    );
+    rows = [];
+  };
+  for (const [sessionId, entries] of bySession) {
+    for (const e of entries) {
+      rows.push([sessionId, e.taskId, e.startMs, e.endMs, e.speaker, e.text]);
+      if (rows.length === WRITE_CHUNK) await insert();
+    }
+  }
+  if (rows.length > 0) await insert();
 }
 
 /**
@@ -129,10 +151,10 @@ export class SearchRepository {
         const session = await tx.one<{ test_id: string }>('SELECT test_id FROM sessions WHERE session_id = @sessionId', { sessionId });
         if (!session) return;
         const details = await tx.one<{ details: string }>('SELECT details FROM session_details WHERE session_id = @sessionId', { sessionId });
-        if (details) await writeSearchEntries(tx, session.test_id, sessionId, 'answer', answerEntries(JSON.parse(details.details) as object));
+        if (details) await writeSearchEntries(tx, session.test_id, 'answer', new Map([[sessionId, answerEntries(JSON.parse(details.details) as object)]]));
         const pages = await tx.all<{ cues: string }>('SELECT cues FROM transcript_cue_pages WHERE session_id = @sessionId ORDER BY page', { sessionId });
         const cues = pages.flatMap((p) => (JSON.parse(p.cues) as [number, number, string][]).map(([startMs, endMs, text]) => ({ startMs, endMs, text })));
-        await writeSearchEntries(tx, session.test_id, sessionId, 'transcript', transcriptEntries(cues));
+        await writeSearchEntries(tx, session.test_id, 'transcript', new Map([[sessionId, transcriptEntries(cues)]]));
         indexed++;
       });
     }

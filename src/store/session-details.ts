@@ -1,9 +1,9 @@
-import type { Database, Transaction } from './database.js';
+import { jsonRows, type Database, type Transaction } from './database.js';
 import { answerEntries, writeSearchEntries } from './search.js';
 import { COMPLETED_STATUS, type StoredDetails } from './store.js';
 
-/** Rows per INSERT of the details writer: bounds the statement's size and parameter count. */
-const WRITE_CHUNK = 200;
+/** Rows per INSERT of the details writer (one JSON parameter): bounds the statement's size. */
+const WRITE_CHUNK = 500;
 
 /**
  * The details of each session (what it contains: src/details/), one JSON document per session.
@@ -54,22 +54,16 @@ export class SessionDetailsRepository {
  * the details they have.
  */
 export async function writeSessionDetails(tx: Transaction, testId: string, details: ReadonlyMap<string, StoredDetails>): Promise<void> {
-  const rows = [...details];
+  const rows = [...details].map(([sessionId, stored]) => [sessionId, JSON.stringify(stored.document), JSON.stringify(stored.scoring)]);
   for (let at = 0; at < rows.length; at += WRITE_CHUNK) {
-    const chunk = rows.slice(at, at + WRITE_CHUNK);
-    const params: Record<string, unknown> = { testId };
-    const values = chunk.map(([sessionId, stored], i) => {
-      params[`s${i}`] = sessionId;
-      params[`d${i}`] = JSON.stringify(stored.document);
-      params[`q${i}`] = JSON.stringify(stored.scoring);
-      return `(@s${i}, @testId, @d${i}, @q${i})`;
-    });
     await tx.run(
-      `INSERT INTO session_details (session_id, test_id, details, scoring) VALUES ${values.join(', ')}
+      `INSERT INTO session_details (session_id, test_id, details, scoring)
+       SELECT value ->> 0, @testId, value ->> 1, value ->> 2 FROM ${jsonRows(tx.dialect, 'rows')} WHERE true
        ON CONFLICT (session_id) DO UPDATE SET details = excluded.details, scoring = excluded.scoring
         WHERE session_details.details <> excluded.details`,
-      params,
+      { testId, rows: JSON.stringify(rows.slice(at, at + WRITE_CHUNK)) },
     );
   }
-  for (const [sessionId, stored] of rows) await writeSearchEntries(tx, testId, sessionId, 'answer', answerEntries(stored.document));
+  const answers = new Map([...details].map(([sessionId, stored]) => [sessionId, answerEntries(stored.document)]));
+  await writeSearchEntries(tx, testId, 'answer', answers);
 }

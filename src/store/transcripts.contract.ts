@@ -87,6 +87,19 @@ export function describeTranscriptContract(name: string, makeStore: (clock: Manu
       expect(announced).toEqual([{ topic: 'sessions', testId: T1 }]);
     });
 
+    it('writes an import of more transcripts than one round of statements: each with its cues and search entries', async () => {
+      const many = Array.from({ length: 620 }, (_, i) => session(100 + i));
+      await store.sessions.importSessions(T1, many, admin);
+      const transcripts = many.map((s, i) => ({ sessionId: s.sessionId, vtt: vtt(`word${i} shared`) }));
+      expect(await store.transcripts.importTranscripts(T1, transcripts, admin)).toEqual({ inserted: 620, updated: 0, unchanged: 0 });
+      for (const i of [0, 499, 500, 619]) {
+        expect(await store.transcripts.readCues(sessionId(100 + i), 0, 10)).toEqual({ cueCount: 1, cues: [{ startMs: 0, endMs: 2000, text: `word${i} shared` }] });
+        const hits = await store.search.search([`word${i}`], { testIds: [T1], kinds: ['transcript'] }, 0, 10);
+        expect(hits.map((h) => h.sessionId)).toEqual([sessionId(100 + i)]);
+      }
+      expect(await store.transcripts.importTranscripts(T1, transcripts, admin)).toEqual({ inserted: 0, updated: 0, unchanged: 620 });
+    });
+
     it('all or nothing: a session of another test, or of none, refuses the whole import', async () => {
       for (const stranger of [sessionId(9), sessionId(404)]) {
         const error = await store.transcripts

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { BadTranscriptError, parseWebVtt, type TranscriptCue } from './webvtt.js';
 import { audit } from './audit-log.js';
-import { recordWebhookEvent } from './webhook-events.js';
+import { recordWebhookEvent, webhookEventWanted } from './webhook-events.js';
 import { conflict } from './conflicts.js';
 import { transcriptEntries, writeSearchEntries } from './search.js';
-import type { Database, Transaction } from './database.js';
+import { jsonRows, type Database, type Transaction } from './database.js';
 import type { Actor, ImportResult } from './store.js';
 
 /**
@@ -38,6 +38,16 @@ export interface CueRange {
  */
 const CUES_PER_PAGE = 200;
 
+/** A cue as stored in a page: [startMs, endMs, text]. */
+type StoredCue = [number, number, string];
+
+/**
+ * Transcripts written per round of set-wise statements, and the text (characters) after which
+ * a round ends sooner: bounds what one round holds in memory.
+ */
+const IMPORT_CHUNK = 500;
+const IMPORT_CHUNK_BYTES = 16 * 1024 * 1024;
+
 /** The most cues one read returns (see readCues). */
 export const MAX_CUES_READ = 1000;
 
@@ -66,32 +76,23 @@ export class TranscriptRepository {
       await this.db.write({ topic: 'sessions', testId }, async (tx) => {
         // Locking the test serializes imports into it, as the session import does.
         if (!(await tx.one('SELECT 1 AS found FROM tests WHERE id = @testId FOR UPDATE', { testId }))) throw conflict.noTest(testId);
-        const importedAt = this.clock.now();
-        for await (const { sessionId, vtt } of transcripts) {
-          const row = await tx.one<{ test_id: string; sha256: string | null }>(
-            `SELECT s.test_id, t.sha256 FROM sessions s LEFT JOIN transcripts t ON t.session_id = s.session_id
-              WHERE s.session_id = @sessionId`,
-            { sessionId },
-          );
-          if (!row || row.test_id !== testId) throw conflict.noSessionInTest(sessionId, testId);
-          const hash = sha256(vtt);
-          if (row.sha256 === hash) {
-            result.unchanged++;
-            continue;
+        const write = { tx, clock: this.clock, testId, importedAt: this.clock.now(), announce: await webhookEventWanted(tx, 'transcript.ready', testId) };
+        let chunk: TranscriptInput[] = [];
+        let bytes = 0;
+        const ids = new Set<string>();
+        for await (const transcript of transcripts) {
+          // A session listed twice goes into the next chunk: each chunk's upserts touch a row once.
+          if (chunk.length === IMPORT_CHUNK || bytes >= IMPORT_CHUNK_BYTES || ids.has(transcript.sessionId)) {
+            await writeTranscriptChunk(write, chunk, result);
+            chunk = [];
+            bytes = 0;
+            ids.clear();
           }
-          // Read here, once: no reader of the cues ever parses the text (a BadTranscriptError rolls the import back).
-          const cues = parseWebVtt(vtt);
-          await tx.run(
-            `INSERT INTO transcripts (session_id, vtt, sha256, imported_at) VALUES (@sessionId, @vtt, @hash, @importedAt)
-             ON CONFLICT (session_id) DO UPDATE SET vtt = excluded.vtt, sha256 = excluded.sha256, imported_at = excluded.imported_at`,
-            { sessionId, vtt, hash, importedAt },
-          );
-          await writeCues(tx, sessionId, cues);
-          await recordWebhookEvent(tx, this.clock, { type: 'transcript.ready', testId, data: { sessionId } });
-          await writeSearchEntries(tx, testId, sessionId, 'transcript', transcriptEntries(cues));
-          if (row.sha256 === null) result.inserted++;
-          else result.updated++;
+          chunk.push(transcript);
+          bytes += transcript.vtt.length;
+          ids.add(transcript.sessionId);
         }
+        await writeTranscriptChunk(write, chunk, result);
         if (result.inserted === 0 && result.updated === 0) throw new NothingChanged();
         await audit(tx, this.clock, by, 'transcripts.import', testId, { ...result });
       });
@@ -183,26 +184,84 @@ export class TranscriptRepository {
           if (!(error instanceof BadTranscriptError)) throw error;
           done.unreadable.push(sessionId);
         }
-        await writeCues(tx, sessionId, cues);
+        await writeCues(tx, new Map([[sessionId, cues]]));
         done.stored++;
       });
     }
   }
 }
 
-/** A cue as stored in a page: [startMs, endMs, text]. */
-type StoredCue = [number, number, string];
+/**
+ * Writes a chunk of transcripts (each session once) set-wise: one read of their sessions and
+ * stored hashes, then each table's rows in a statement or a few. Checked in file order, so
+ * the first bad transcript is the one reported.
+ */
+async function writeTranscriptChunk(
+  write: { tx: Transaction; clock: Clock; testId: string; importedAt: number; announce: boolean },
+  chunk: readonly TranscriptInput[],
+  result: ImportResult,
+): Promise<void> {
+  if (chunk.length === 0) return;
+  const { tx, testId, importedAt } = write;
+  const known = await tx.all<{ session_id: string; test_id: string; sha256: string | null }>(
+    `SELECT s.session_id, s.test_id, t.sha256 FROM sessions s LEFT JOIN transcripts t ON t.session_id = s.session_id
+      WHERE s.session_id IN (SELECT value ->> 0 FROM ${jsonRows(tx.dialect, 'rows')})`,
+    { rows: JSON.stringify(chunk.map((t) => [t.sessionId])) },
+  );
+  const stored = new Map(known.map((r) => [r.session_id, r]));
+  const rows: string[][] = [];
+  const cues = new Map<string, TranscriptCue[]>();
+  for (const { sessionId, vtt } of chunk) {
+    const row = stored.get(sessionId);
+    if (!row || row.test_id !== testId) throw conflict.noSessionInTest(sessionId, testId);
+    const hash = sha256(vtt);
+    if (row.sha256 === hash) {
+      result.unchanged++;
+      continue;
+    }
+    // Read here, once: no reader of the cues ever parses the text (a BadTranscriptError rolls the import back).
+    cues.set(sessionId, parseWebVtt(vtt));
+    rows.push([sessionId, vtt, hash]);
+    if (row.sha256 === null) result.inserted++;
+    else result.updated++;
+  }
+  if (rows.length === 0) return;
+  await tx.run(
+    `INSERT INTO transcripts (session_id, vtt, sha256, imported_at)
+     SELECT value ->> 0, value ->> 1, value ->> 2, CAST(@importedAt AS BIGINT) FROM ${jsonRows(tx.dialect, 'rows')} WHERE true
+     ON CONFLICT (session_id) DO UPDATE SET vtt = excluded.vtt, sha256 = excluded.sha256, imported_at = excluded.imported_at`,
+    { importedAt, rows: JSON.stringify(rows) },
+  );
+  await writeCues(tx, cues);
+  if (write.announce) for (const sessionId of cues.keys()) await recordWebhookEvent(tx, write.clock, { type: 'transcript.ready', testId, data: { sessionId } });
+  await writeSearchEntries(tx, testId, 'transcript', new Map([...cues].map(([sessionId, c]) => [sessionId, transcriptEntries(c)])));
+}
 
-/** Replaces a transcript's stored cues, and its count, with `cues`. */
-async function writeCues(tx: Transaction, sessionId: string, cues: readonly TranscriptCue[]): Promise<void> {
-  await tx.run('DELETE FROM transcript_cue_pages WHERE session_id = @sessionId', { sessionId });
-  for (let page = 0; page * CUES_PER_PAGE < cues.length; page++) {
-    const stored = cues.slice(page * CUES_PER_PAGE, (page + 1) * CUES_PER_PAGE).map((c): StoredCue => [c.startMs, c.endMs, c.text]);
-    await tx.run('INSERT INTO transcript_cue_pages (session_id, page, cues) VALUES (@sessionId, @page, @cues)', { sessionId, page, cues: JSON.stringify(stored) });
+/** Replaces the stored cues, and their count, of each transcript in `bySession`: a few statements for a chunk of transcripts. */
+async function writeCues(tx: Transaction, bySession: ReadonlyMap<string, readonly TranscriptCue[]>): Promise<void> {
+  if (bySession.size === 0) return;
+  const sessions = [...bySession].map(([sessionId, cues]) => [sessionId, cues.length]);
+  await tx.run(`DELETE FROM transcript_cue_pages WHERE session_id IN (SELECT value ->> 0 FROM ${jsonRows(tx.dialect, 'rows')})`, {
+    rows: JSON.stringify(sessions),
+  });
+  const pages: unknown[][] = [];
+  for (const [sessionId, cues] of bySession) {
+    for (let page = 0; page * CUES_PER_PAGE < cues.length; page++) {
+      const stored = cues.slice(page * CUES_PER_PAGE, (page + 1) * CUES_PER_PAGE).map((c): StoredCue => [c.startMs, c.endMs, c.text]);
+      pages.push([sessionId, page, JSON.stringify(stored)]);
+    }
+  }
+  if (pages.length > 0) {
+    await tx.run(
+      `INSERT INTO transcript_cue_pages (session_id, page, cues)
+       SELECT value ->> 0, CAST(value ->> 1 AS INTEGER), value ->> 2 FROM ${jsonRows(tx.dialect, 'rows')}`,
+      { rows: JSON.stringify(pages) },
+    );
   }
   await tx.run(
-    `INSERT INTO transcript_cues (session_id, cue_count) VALUES (@sessionId, @count)
+    `INSERT INTO transcript_cues (session_id, cue_count)
+     SELECT value ->> 0, CAST(value ->> 1 AS INTEGER) FROM ${jsonRows(tx.dialect, 'rows')} WHERE true
      ON CONFLICT (session_id) DO UPDATE SET cue_count = excluded.cue_count`,
-    { sessionId, count: cues.length },
+    { rows: JSON.stringify(sessions) },
   );
 }

@@ -83,6 +83,7 @@ export class PostgresDatabase implements Database {
     try {
       await client.query('BEGIN');
       const tx: Transaction = {
+        dialect: 'postgres',
         one: async <R extends Row>(sql: string, params?: Params): Promise<R | undefined> => (await this.query<R>(client, sql, params))[0],
         all: <R extends Row>(sql: string, params?: Params) => this.query<R>(client, sql, params),
         run: async (sql, params) => (await client.query(this.statement(sql, params))).rowCount ?? 0,

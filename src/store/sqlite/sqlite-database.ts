@@ -83,6 +83,7 @@ export class SqliteDatabase implements Database {
   private transaction(writer: Connection): Transaction {
     const statement = (sql: string) => prepare(writer, this.writeStatements, sql);
     return {
+      dialect: 'sqlite',
       one: async <T extends Row>(sql: string, params: Params = {}) => statement(sql).get(params) as T | undefined,
       all: async <T extends Row>(sql: string, params: Params = {}) => statement(sql).all(params) as T[],
       run: async (sql: string, params: Params = {}) => statement(sql).run(params).changes,
