@@ -68,7 +68,7 @@ async function newTest(runtime, workspaceId) {
   return testId;
 }
 
-export async function runWebhooksBench({ cli, cwd, work, logLevel, events, importSessions, concurrency, log, databaseUrl: pgUrl }) {
+export async function runWebhooksBench({ cli, cwd, work, logLevel, events, importSessions, concurrency, log, databaseUrl: pgUrl, nodeArgs = [] }) {
   const { loadConfig } = await import('../../dist/config.js');
   const { openRuntime } = await import('../../dist/runtime.js');
   const { newSigningSecret } = await import('../../dist/webhooks/signing.js');
@@ -111,7 +111,7 @@ export async function runWebhooksBench({ cli, cwd, work, logLevel, events, impor
     await runtime.store.webhooks.create({ userId: sender.userId, clientId: sender.clientId, url: receiver.url, events: ['session.completed'], workspaceId: sender.workspaceId, secret: newSigningSecret() }, by);
     await runtime.store.sessions.importSessions(await newTest(runtime, sender.workspaceId), completedSessions(events), by);
     const base = receiver.received();
-    const server = await startServer('webhooks', databaseUrl, { logDir: dir, logLevel, cwd, cli, workers: 1, adminListener: false, env });
+    const server = await startServer('webhooks', databaseUrl, { logDir: dir, logLevel, cwd, cli, workers: 1, adminListener: false, nodeArgs, env });
     // From the moment it listens (its worker starts with it): delivery, not the process's start.
     const started = performance.now();
     const cpuBefore = cpuSeconds(server.pid);

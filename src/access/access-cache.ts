@@ -12,6 +12,8 @@ export interface AccessReads {
   findVisibleTest(testId: string, email: string): Promise<Test | null>;
   /** A session and so the test it belongs to (null: no such session). */
   findSession(sessionId: string): Promise<Session | null>;
+  /** Reads the sessions of `sessionIds` in one query, so that findSession finds them (a batch about to be checked one by one). */
+  preloadSessions(sessionIds: readonly string[]): Promise<void>;
   isAccessTokenRevoked(jti: string, now: number): Promise<boolean>;
   /** Who an app's token for a user acts for: null once its grant, app or user is revoked or disabled. */
   findGrantPrincipal(grantId: string): Promise<Principal | null>;
@@ -26,7 +28,7 @@ export interface AccessReads {
 export interface AccessSources {
   credentials: Pick<CredentialRepository, 'findPrincipal'>;
   directory: Pick<DirectoryRepository, 'findVisibleTest'>;
-  sessions: Pick<SessionRepository, 'findSession'>;
+  sessions: Pick<SessionRepository, 'findSession' | 'findSessions'>;
   revocations: Pick<TokenRevocationRepository, 'isRevoked'>;
   apps: Pick<AppRepository, 'findGrantPrincipal' | 'findApp'>;
 }
@@ -67,6 +69,14 @@ export class CachedAccessReads implements AccessReads {
 
   findSession(sessionId: string): Promise<Session | null> {
     return this.sessions.get(sessionId, () => this.store.sessions.findSession(sessionId));
+  }
+
+  async preloadSessions(sessionIds: readonly string[]): Promise<void> {
+    // Each entry's load is the one query, started after the cache noted its epoch: a change
+    // committed meanwhile keeps what it read out of the cache, as for any other load.
+    let read: Promise<Map<string, Session>> | undefined;
+    const readAll = () => (read ??= this.store.sessions.findSessions(sessionIds).then((found) => new Map(found.map((s) => [s.sessionId, s]))));
+    await Promise.all(sessionIds.map((id) => this.sessions.get(id, async () => (await readAll()).get(id) ?? null)));
   }
 
   isAccessTokenRevoked(jti: string, now: number): Promise<boolean> {

@@ -4,7 +4,7 @@ import { conflict } from './conflicts.js';
 import type { Database, Transaction } from './database.js';
 import { sessionKeyOf, sessionOf } from './rows.js';
 import { writeSessionDetails } from './session-details.js';
-import { recordWebhookEvent, SessionCompletionEvents } from './webhook-events.js';
+import { inList, recordWebhookEvent, SessionCompletionEvents } from './webhook-events.js';
 import { COMPLETED_STATUS, type Actor, type ImportResult, type Session, type SessionInput, type SessionKey, type StoredDetails } from './store.js';
 
 export type SessionBatches = AsyncIterable<readonly SessionInput[]> | Iterable<readonly SessionInput[]>;
@@ -170,6 +170,14 @@ export class SessionRepository {
   async findSession(sessionId: string): Promise<Session | null> {
     const r = await this.db.one<{ test_id: string }>(`SELECT test_id, ${COLUMNS} FROM sessions WHERE session_id = @sessionId`, { sessionId });
     return r ? sessionOf(r.test_id)(r) : null;
+  }
+
+  /** The sessions of `sessionIds` that exist (a batch's worth of ids), in no order. */
+  async findSessions(sessionIds: readonly string[]): Promise<Session[]> {
+    if (sessionIds.length === 0) return [];
+    const ids = inList(sessionIds, 's');
+    const rows = await this.db.all<{ test_id: string }>(`SELECT test_id, ${COLUMNS} FROM sessions WHERE session_id IN (${ids.sql})`, ids.params);
+    return rows.map((r) => sessionOf(r.test_id)(r));
   }
 
   /** Which of the given sessions (a page's worth of ids) have a video, and which a transcript. */

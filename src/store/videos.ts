@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import { audit } from './audit-log.js';
-import { recordWebhookEvent, webhookEventWanted } from './webhook-events.js';
+import { recordWebhookEvent, SessionEventWriter } from './webhook-events.js';
 import { conflict } from './conflicts.js';
 import type { Database, Row } from './database.js';
 import type { Actor } from './store.js';
@@ -183,7 +183,7 @@ export class VideoRepository {
       for (const key of objectKeys(objects)) await tx.lock(objectLock(key));
       await ensureStored?.();
       const params = { ...objects, lastFrameMs: objects.lastFrameMs ?? null, hasAudio: objects.hasAudio ? 1 : 0, regions: JSON.stringify(objects.regions), importedAt: this.clock.now(), testId };
-      const wanted = await webhookEventWanted(tx, 'video.ready', testId);
+      const events = await SessionEventWriter.start(tx, this.clock, 'video.ready', testId);
       const result: AttachResult = { inserted: 0, kept: 0 };
       for (let from = 0; from < sessionIds.length; from += ATTACH_CHUNK) {
         const chunk = sessionIds.slice(from, from + ATTACH_CHUNK);
@@ -201,7 +201,7 @@ export class VideoRepository {
         );
         result.inserted += inserted.length;
         result.kept += chunk.length - inserted.length;
-        if (wanted) for (const r of inserted) await recordWebhookEvent(tx, this.clock, { type: 'video.ready', testId, data: { sessionId: r.session_id } });
+        await events?.record(inserted.map((r) => r.session_id));
       }
       if (result.inserted > 0) await audit(tx, this.clock, by, 'video.attach', testId, { sha256: objects.contentSha256, ...result });
       return result;

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { Database, Row, Transaction } from './database.js';
-import type { WebhookEventData, WebhookEventType } from './webhook-events.js';
+import { inList, type WebhookEventData, type WebhookEventType } from './webhook-events.js';
 import type { WebhookRepository } from './webhooks.js';
 
 /** A delivery claimed for one attempt, with what sending it needs. */
@@ -98,13 +98,15 @@ export class WebhookDeliveryRepository {
         params[`e${i}`] = r.event_id;
         return `(@s${i}, @e${i})`;
       });
-      const pairs = `(subscription_id, event_id) IN (${keys.join(', ')})`;
+      // A join with the pairs as VALUES: a primary-key seek each on both engines (PostgreSQL's
+      // generic plan for a row-value IN list of parameters scanned the whole table).
+      const pairs = `(VALUES ${keys.join(', ')}) AS k`;
       await tx.run(
         `UPDATE webhook_deliveries SET status = 'delivering', attempts = attempts + 1, lease_owner = @owner, lease_until = @leaseUntil,
-           updated_at = @now WHERE ${pairs}`,
+           updated_at = @now FROM ${pairs} WHERE webhook_deliveries.subscription_id = k.column1 AND webhook_deliveries.event_id = k.column2`,
         params,
       );
-      return (await tx.all(`${CLAIMED} WHERE (d.subscription_id, d.event_id) IN (${keys.join(', ')})`, params)).map((r) => claimedOf(r, now));
+      return (await tx.all(`${CLAIMED} JOIN ${pairs} ON d.subscription_id = k.column1 AND d.event_id = k.column2`, params)).map((r) => claimedOf(r, now));
     });
   }
 
@@ -115,8 +117,10 @@ export class WebhookDeliveryRepository {
    */
   record(owner: string, ends: readonly AttemptEnd[]): Promise<boolean[]> {
     return this.db.write(null, async (tx) => {
+      // Successes (nearly every end) set-wise: a statement per chunk, not two per delivery.
+      const succeeded = await this.succeededIn(tx, owner, ends.filter((e) => e.then === 'succeeded'));
       const held: boolean[] = [];
-      for (const end of ends) held.push(await this.recordIn(tx, owner, end));
+      for (const end of ends) held.push(end.then === 'succeeded' ? succeeded.has(pairKey(end.delivery)) : await this.recordIn(tx, owner, end));
       return held;
     });
   }
@@ -142,14 +146,40 @@ export class WebhookDeliveryRepository {
     return Object.fromEntries(rows.map((r) => [r.status as string, Number(r.n)]));
   }
 
-  private async recordIn(tx: Transaction, owner: string, end: AttemptEnd): Promise<boolean> {
+  /**
+   * Records 2xx answers, SUCCEEDED_CHUNK at a time: each a delivery `owner` still holds; their
+   * subscriptions are no longer failing. Resolves to the pairs (pairKey) recorded.
+   */
+  private async succeededIn(tx: Transaction, owner: string, ends: readonly AttemptEnd[]): Promise<Set<string>> {
+    const held = new Set<string>();
+    for (let from = 0; from < ends.length; from += SUCCEEDED_CHUNK) {
+      const chunk = ends.slice(from, from + SUCCEEDED_CHUNK);
+      const params: Record<string, unknown> = { owner, now: this.clock.now() };
+      const rows = chunk.map(({ delivery: d, result }, i) => {
+        Object.assign(params, { [`s${i}`]: d.subscriptionId, [`e${i}`]: d.eventId, [`c${i}`]: result.responseCode, [`m${i}`]: result.durationMs });
+        return `(@s${i}, @e${i}, CAST(@c${i} AS INTEGER), CAST(@m${i} AS INTEGER))`;
+      });
+      const recorded = await tx.all<{ subscription_id: string; event_id: string }>(
+        `UPDATE webhook_deliveries SET status = 'succeeded', lease_owner = NULL, lease_until = NULL, response_code = v.column3,
+           duration_ms = v.column4, last_error = NULL, updated_at = @now
+           FROM (VALUES ${rows.join(', ')}) AS v
+          WHERE webhook_deliveries.subscription_id = v.column1 AND webhook_deliveries.event_id = v.column2
+            AND webhook_deliveries.status = 'delivering' AND webhook_deliveries.lease_owner = @owner
+          RETURNING webhook_deliveries.subscription_id, webhook_deliveries.event_id`,
+        params,
+      );
+      for (const r of recorded) held.add(`${r.subscription_id} ${r.event_id}`);
+      const subscriptions = inList([...new Set(recorded.map((r) => r.subscription_id))]);
+      if (recorded.length > 0) {
+        await tx.run(`UPDATE webhook_subscriptions SET failing_since = NULL WHERE id IN (${subscriptions.sql}) AND failing_since IS NOT NULL`, subscriptions.params);
+      }
+    }
+    return held;
+  }
+
+  private async recordIn(tx: Transaction, owner: string, end: Exclude<AttemptEnd, { then: 'succeeded' }>): Promise<boolean> {
     const { delivery: d, result } = end;
     const now = this.clock.now();
-    if (end.then === 'succeeded') {
-      if (!(await this.end(tx, d, owner, 'succeeded', result))) return false;
-      await tx.run('UPDATE webhook_subscriptions SET failing_since = NULL WHERE id = @id AND failing_since IS NOT NULL', { id: d.subscriptionId });
-      return true;
-    }
     if (end.then === 'skipped') return this.end(tx, d, owner, 'skipped', result);
     const held =
       end.then === 'retry'
@@ -165,7 +195,7 @@ export class WebhookDeliveryRepository {
     return true;
   }
 
-  private async end(tx: Transaction, d: ClaimedDelivery, owner: string, status: 'succeeded' | 'failed' | 'skipped', result: AttemptResult): Promise<boolean> {
+  private async end(tx: Transaction, d: ClaimedDelivery, owner: string, status: 'failed' | 'skipped', result: AttemptResult): Promise<boolean> {
     const changed = await tx.run(
       `UPDATE webhook_deliveries SET status = @status, lease_owner = NULL, lease_until = NULL, response_code = @responseCode,
          duration_ms = @durationMs, last_error = @error, updated_at = @now WHERE ${HELD}`,
@@ -176,3 +206,6 @@ export class WebhookDeliveryRepository {
 }
 
 const keyOf = (d: ClaimedDelivery, owner: string) => ({ subscriptionId: d.subscriptionId, eventId: d.eventId, owner });
+const pairKey = (d: ClaimedDelivery) => `${d.subscriptionId} ${d.eventId}`;
+/** Successes recorded per statement (four parameters each). */
+const SUCCEEDED_CHUNK = 100;

@@ -71,9 +71,43 @@ type EventMatch = { type: WebhookEventType; testId: string; workspaceId: string 
 const wantedBy = async (reader: Pick<Transaction, 'one'>, match: EventMatch): Promise<boolean> =>
   (await reader.one(`SELECT 1 AS wanted ${MATCHING} LIMIT 1`, match)) !== undefined;
 
-/** Whether an enabled subscription wants `type` events of `testId`: for writers that make many at once. */
-export async function webhookEventWanted(tx: Transaction, type: WebhookEventType, testId: string): Promise<boolean> {
-  return wantedBy(tx, { type, testId, workspaceId: await workspaceOf(tx, testId) });
+/**
+ * Events of one type about sessions of one test, for writers that make many at once (a video
+ * attached to every session of a test): the test's workspace is read and the subscriptions
+ * asked once (`start` answers null when none wants the events: nothing is written), then each
+ * `record` writes a chunk's events and their deliveries in two statements.
+ */
+export class SessionEventWriter {
+  private constructor(
+    private readonly tx: Transaction,
+    private readonly clock: Clock,
+    private readonly match: EventMatch,
+  ) {}
+
+  static async start(tx: Transaction, clock: Clock, type: WebhookEventType, testId: string): Promise<SessionEventWriter | null> {
+    const match = { type, testId, workspaceId: await workspaceOf(tx, testId) };
+    return (await wantedBy(tx, match)) ? new SessionEventWriter(tx, clock, match) : null;
+  }
+
+  /** An event for each of `sessionIds` (a chunk: two parameters a session), with a delivery for each subscription that wants it. */
+  async record(sessionIds: readonly string[]): Promise<void> {
+    if (sessionIds.length === 0) return;
+    const { tx, match } = this;
+    const now = this.clock.now();
+    const params: Record<string, unknown> = { ...match, now };
+    const events = sessionIds.map((sessionId, i) => {
+      params[`i${i}`] = eventId(now);
+      params[`d${i}`] = JSON.stringify(eventData({ ...match, data: { sessionId } }, match.workspaceId));
+      return `(@i${i}, @type, NULL, @testId, @workspaceId, @d${i}, @now)`;
+    });
+    await tx.run(`INSERT INTO webhook_events (id, type, once_key, test_id, workspace_id, data, created_at) VALUES ${events.join(', ')}`, params);
+    const ids = sessionIds.map((_, i) => `(@i${i})`).join(', ');
+    await tx.run(
+      `INSERT INTO webhook_deliveries (subscription_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
+       SELECT w.id, e.column1, 'pending', 0, @now, @now, @now FROM (SELECT s.id ${MATCHING}) w CROSS JOIN (VALUES ${ids}) AS e`,
+      params,
+    );
+  }
 }
 
 /**

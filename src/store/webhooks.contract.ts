@@ -91,6 +91,25 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
       expect(await store.database.one('SELECT COUNT(*) AS n FROM webhook_events WHERE once_key = @k', { k: `session.completed:${sid(3)}` })).toEqual({ n: 0 });
     });
 
+    it('attaching a video to many sessions records video.ready for each session given one, for the subscriptions that want it', async () => {
+      const sub = await subscribe(['video.ready'], { testId: TEST });
+      const elsewhere = await subscribe(['video.ready'], { workspaceId: OTHER_WS });
+      await store.sessions.importSessions(TEST, [1, 2, 3].map((n) => session(n, 'COMPLETE')), by);
+      const objects = {
+        objectKey: 'videos/ab/shared.mp4', posterKey: null, contentSha256: 'a'.repeat(64), contentType: 'video/mp4', sizeBytes: 10, durationMs: 1000,
+        lastFrameMs: null, width: 640, height: 480, hasAudio: false, regions: {},
+      };
+      await store.videos.attachVideo(TEST, [sid(1), sid(2)], objects, by);
+      // Attached again with one more: only the newcomer is an event.
+      await store.videos.attachVideo(TEST, [sid(1), sid(2), sid(3)], objects, by);
+      const claimed = (await store.webhookDeliveries.claim('w', LEASE, 10)).filter((d) => d.subscriptionId === sub.id);
+      expect(claimed.map((d) => d.eventData.sessionId).sort()).toEqual([sid(1), sid(2), sid(3)]);
+      expect(new Set(claimed.map((d) => d.eventId)).size).toBe(3);
+      expect(claimed.every((d) => d.eventType === 'video.ready')).toBe(true);
+      expect(claimed[0]!.eventData).toEqual({ sessionId: claimed[0]!.eventData.sessionId, testId: TEST, workspaceId: WS });
+      expect(await pendingOf(elsewhere.id)).toEqual([]);
+    });
+
     it('a rolled-back import records no event', async () => {
       const sub = await subscribe();
       await store.sessions.importSessions(OTHER_TEST, [session(9, 'COMPLETE')], by);

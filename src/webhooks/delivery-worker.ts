@@ -13,7 +13,7 @@ import { whyNotVisible } from './visibility.js';
 export interface DeliveryWorkerDeps {
   deliveries: WebhookDeliveryRepository;
   access: ResourceAccess;
-  reads: Pick<AccessReads, 'findPrincipal'>;
+  reads: Pick<AccessReads, 'findPrincipal' | 'preloadSessions'>;
   sender: WebhookSender;
   clock: Clock;
   /** Where the links in an event point. */
@@ -59,7 +59,7 @@ export class WebhookDeliveryWorker {
       // would cost a write transaction per delivery.
       minClaim: Math.ceil(options.concurrency / 2),
       pollMs: options.pollMs,
-      claim: (limit) => deps.deliveries.claim(this.owner, options.leaseMs, limit),
+      claim: async (limit) => this.withSessionsRead(await deps.deliveries.claim(this.owner, options.leaseMs, limit)),
       work: (d) => this.run(d),
       log: deps.log,
       words: { subject: 'webhooks', claims: 'claim deliveries', resumes: 'delivering' },
@@ -80,6 +80,14 @@ export class WebhookDeliveryWorker {
   /** Stops claiming, lets attempts in flight finish (each is bounded by the send timeout). */
   stop(): Promise<void> {
     return this.loop.stop();
+  }
+
+  /** Reads the sessions a claimed batch names in one query: each delivery's visibility check then finds its session cached. */
+  private async withSessionsRead(claimed: ClaimedDelivery[]): Promise<ClaimedDelivery[]> {
+    const ids = [...new Set(claimed.flatMap((d) => (d.eventData.sessionId ? [d.eventData.sessionId] : [])))];
+    // On failure each check reads its own session, as without the batch.
+    if (ids.length > 1) await this.deps.reads.preloadSessions(ids).catch(() => undefined);
+    return claimed;
   }
 
   private async run(d: ClaimedDelivery): Promise<void> {

@@ -208,7 +208,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     'credentials.findUserByEmail', 'credentials.listUsers', 'credentials.listCredentials', 'credentials.findClientForAuth',
     'credentials.findPrincipal', 'directory.listWorkspaces', 'directory.getWorkspace', 'directory.listWorkspacesForMember',
     'directory.listMembers', 'directory.isMember', 'directory.getTest', 'directory.listTests', 'directory.findVisibleTest',
-    'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'sessions.listCompletedSessions', 'sessions.findSession', 'sessions.mediaOf', 'sessions.sequenceNumber', 'sessionDetails.findDetails', 'sessionDetails.listDetails', 'sessionDetails.listCompletedScoring', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
+    'sessions.listSessions', 'sessions.listSessionKeys', 'sessions.countSessions', 'sessions.countSessionsByStatus', 'sessions.listCompletedSessions', 'sessions.findSession', 'sessions.findSessions', 'sessions.mediaOf', 'sessions.sequenceNumber', 'sessionDetails.findDetails', 'sessionDetails.listDetails', 'sessionDetails.listCompletedScoring', 'signingKeys.list', 'revocations.isRevoked', 'audit.list',
     'transcripts.findTranscript', 'transcripts.cueCount', 'transcripts.readCues', 'transcripts.allCues',
     'videos.findVideo', 'videos.listVideos',
     'jobs.get', 'jobs.list', 'jobs.countByState', 'clips.findClip', 'clips.listClips', 'clips.listClipsOfTest',
@@ -230,7 +230,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     // Webhook events, written inside a job's completing transaction; subscriptions and deliveries: never cached.
     'clips.recordGenerated', 'reels.recordGenerated',
     'webhooks.create', 'webhooks.update', 'webhooks.delete', 'webhooks.rotateSecret', 'webhooks.sendTest', 'webhooks.replay', 'webhooks.disableIn',
-    'webhookDeliveries.claim', 'webhookDeliveries.record', 'webhookDeliveries.recordIn', 'webhookDeliveries.succeeded', 'webhookDeliveries.skipped', 'webhookDeliveries.failed', 'webhookDeliveries.end',
+    'webhookDeliveries.claim', 'webhookDeliveries.record', 'webhookDeliveries.succeededIn', 'webhookDeliveries.recordIn', 'webhookDeliveries.succeeded', 'webhookDeliveries.skipped', 'webhookDeliveries.failed', 'webhookDeliveries.end',
   ]);
   // Admin accounts, sessions and clients: read from the database on every admin request, never cached.
   for (const m of ['createAdmin', 'renewSetupLink', 'completeSetup', 'createSession', 'endSession', 'recordTotpStep', 'setPendingTotp', 'enableTotp', 'resetTotp', 'assignWorkspace', 'unassignWorkspace', 'createClient', 'revokeClient']) bookkeeping.add(`admins.${m}`);
