@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { BadTranscriptError, parseWebVtt, type TranscriptCue } from './webvtt.js';
 import { audit } from './audit-log.js';
-import { recordWebhookEvent, webhookEventWanted } from './webhook-events.js';
+import { SessionEventWriter } from './webhook-events.js';
 import { conflict } from './conflicts.js';
 import { transcriptEntries, writeSearchEntries } from './search.js';
 import { jsonRows, type Database, type Transaction } from './database.js';
@@ -76,7 +76,7 @@ export class TranscriptRepository {
       await this.db.write({ topic: 'sessions', testId }, async (tx) => {
         // Locking the test serializes imports into it, as the session import does.
         if (!(await tx.one('SELECT 1 AS found FROM tests WHERE id = @testId FOR UPDATE', { testId }))) throw conflict.noTest(testId);
-        const write = { tx, clock: this.clock, testId, importedAt: this.clock.now(), announce: await webhookEventWanted(tx, 'transcript.ready', testId) };
+        const write = { tx, testId, importedAt: this.clock.now(), events: await SessionEventWriter.start(tx, this.clock, 'transcript.ready', testId) };
         let chunk: TranscriptInput[] = [];
         let bytes = 0;
         const ids = new Set<string>();
@@ -197,7 +197,7 @@ export class TranscriptRepository {
  * the first bad transcript is the one reported.
  */
 async function writeTranscriptChunk(
-  write: { tx: Transaction; clock: Clock; testId: string; importedAt: number; announce: boolean },
+  write: { tx: Transaction; testId: string; importedAt: number; events: SessionEventWriter | null },
   chunk: readonly TranscriptInput[],
   result: ImportResult,
 ): Promise<void> {
@@ -233,7 +233,7 @@ async function writeTranscriptChunk(
     { importedAt, rows: JSON.stringify(rows) },
   );
   await writeCues(tx, cues);
-  if (write.announce) for (const sessionId of cues.keys()) await recordWebhookEvent(tx, write.clock, { type: 'transcript.ready', testId, data: { sessionId } });
+  await write.events?.record([...cues.keys()]);
   await writeSearchEntries(tx, testId, 'transcript', new Map([...cues].map(([sessionId, c]) => [sessionId, transcriptEntries(c)])));
 }
 
