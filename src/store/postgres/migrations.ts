@@ -478,4 +478,11 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX videos_by_poster ON videos (poster_key);
     `,
   },
+  {
+    // Unread index of refresh tokens by grant; see sqlite/migrations.ts version 18.
+    version: 18,
+    sql: `
+      DROP INDEX refresh_tokens_by_grant;
+    `,
+  },
 ];

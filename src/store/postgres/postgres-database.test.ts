@@ -102,6 +102,31 @@ await describeIfPostgres('PostgreSQL store', (url) => {
     await expectPlanIdsMigrated(store);
   });
 
+  it('migration 18 drops the unread index of refresh tokens by grant and keeps every token of a version-17 schema', async () => {
+    const schema = uniqueSchemaName('t_store');
+    schemas.add(schema);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`CREATE SCHEMA ${schema}; SET search_path TO ${schema}`);
+      await client.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
+      for (const m of postgresMigrations.filter((m) => m.version <= 17)) {
+        await client.query(m.sql);
+        await client.query('INSERT INTO schema_migrations VALUES ($1, 0)', [m.version]);
+      }
+      await client.query(`INSERT INTO users (id, email, email_key, status, created_at) VALUES ('u1', 'u1@example.com', 'u1@example.com', 'active', 0);
+        INSERT INTO app_grants (id, user_id, client_id, scopes, created_at) VALUES ('g1', 'u1', 'app1', 'results:read', 0);
+        INSERT INTO refresh_tokens (token_hash, grant_id, created_at, expires_at) VALUES ('h1', 'g1', 0, 1);`);
+    } finally {
+      await client.end();
+    }
+    const store = await makeStore(undefined, schema);
+    expect((await store.database.migrate()).applied).toEqual([18]);
+    expect(await store.database.all('SELECT indexname FROM pg_indexes WHERE schemaname = @schema AND tablename = @table', { schema, table: 'refresh_tokens' }))
+      .toEqual([{ indexname: 'refresh_tokens_pkey' }]);
+    expect(await store.apps.grantOfRefreshToken('h1', 'app1')).toBe('g1');
+  });
+
   it('concurrent writers: one user per email, one active credential per user', async () => {
     const a = await makeStore();
     await a.database.migrate();

@@ -112,6 +112,30 @@ describe('SQLite migration 12', () => {
   });
 });
 
+describe('SQLite migration 18', () => {
+  it('drops the unread index of refresh tokens by grant and keeps every token of a version-17 database', async () => {
+    const path = join(dir, 'version-17.db');
+    const raw = new Database(path);
+    raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    for (const m of sqliteMigrations.filter((m) => m.version <= 17)) {
+      raw.exec(m.sql);
+      raw.prepare('INSERT INTO schema_migrations VALUES (?, 0)').run(m.version);
+    }
+    raw.exec(`INSERT INTO users (id, email, email_key, status, created_at) VALUES ('u1', 'u1@example.com', 'u1@example.com', 'active', 0);
+              INSERT INTO app_grants (id, user_id, client_id, scopes, created_at) VALUES ('g1', 'u1', 'app1', 'results:read', 0);
+              INSERT INTO refresh_tokens (token_hash, grant_id, created_at, expires_at) VALUES ('h1', 'g1', 0, 1);`);
+    raw.close();
+    const store = await openSqliteStore(path, new ManualClock());
+    try {
+      expect((await store.database.migrate()).applied).toEqual([18]);
+      expect(await store.database.all("SELECT name FROM sqlite_master WHERE tbl_name = 'refresh_tokens' AND type = 'index'")).toEqual([]);
+      expect(await store.apps.grantOfRefreshToken('h1', 'app1')).toBe('g1');
+    } finally {
+      await store.database.close();
+    }
+  });
+});
+
 describe('SQLite: pages of one status', () => {
   it('read one range of the primary key (clustered by status), at any depth, whatever lies between (no scan, no sort)', async () => {
     const path = join(dir, 'plans.db');
