@@ -75,7 +75,8 @@ const PROFILES = {
     demoSessions: 1_000_000,
     // A million sessions take 10-20 minutes alone on 2 cores; a shared machine, longer.
     demoTimeoutSeconds: 60 * 60,
-    watchdogSeconds: 65 * 60,
+    // The rest of a full run takes 15-25 minutes beside the million-session demo's bound.
+    watchdogSeconds: 90 * 60,
   },
   smoke: {
     totalSessions: 2_000,
