@@ -78,7 +78,8 @@ await describeIfPostgres('PostgreSQL store', (url) => {
     expect((await store.sessions.listSessions('t1', 0, 10, { status: 'COMPLETE' })).map((s) => s.sessionId)).toEqual(['s3', 's1']);
   });
 
-  it('migration 12 gives the plans and group answers a version-11 schema holds the UUIDs their readable ids stand for', async () => {
+  /** A schema migrated by hand up to `version`, then given old rows by `seed`: what an older build left behind. */
+  async function schemaAt(version: number, seed: (client: pg.Client) => Promise<unknown>): Promise<string> {
     const schema = uniqueSchemaName('t_store');
     schemas.add(schema);
     const client = new pg.Client({ connectionString: url });
@@ -86,40 +87,35 @@ await describeIfPostgres('PostgreSQL store', (url) => {
     try {
       await client.query(`CREATE SCHEMA ${schema}; SET search_path TO ${schema}`);
       await client.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
-      for (const m of postgresMigrations.filter((m) => m.version <= 11)) {
+      for (const m of postgresMigrations.filter((m) => m.version <= version)) {
         await client.query(m.sql);
         await client.query('INSERT INTO schema_migrations VALUES ($1, 0)', [m.version]);
       }
+      await seed(client);
+    } finally {
+      await client.end();
+    }
+    return schema;
+  }
+
+  it('migration 12 gives the plans and group answers a version-11 schema holds the UUIDs their readable ids stand for', async () => {
+    const schema = await schemaAt(11, async (client) => {
       const { workspace, test, details } = OLD_ROWS;
       await client.query('INSERT INTO workspaces (id, name, created_at) VALUES ($1, $2, $3)', [workspace.id, workspace.name, workspace.createdAt]);
       await client.query("INSERT INTO tests (id, workspace_id, title, product_type, created_at, session_count, test_plan) VALUES ($1, $2, 'T', 'SURVEY', 0, 0, $3)", [test.id, workspace.id, test.plan]);
       await client.query('INSERT INTO session_details (session_id, test_id, scoring, details) VALUES ($1, $2, $3, $4)', [details.sessionId, details.testId, details.scoring, details.details]);
-    } finally {
-      await client.end();
-    }
+    });
     const store = await makeStore(undefined, schema);
     expect((await store.database.migrate()).applied).toEqual(postgresMigrations.filter((m) => m.version >= 12).map((m) => m.version));
     await expectPlanIdsMigrated(store);
   });
 
   it('migration 18 drops the unread index of refresh tokens by grant and keeps every token of a version-17 schema', async () => {
-    const schema = uniqueSchemaName('t_store');
-    schemas.add(schema);
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(`CREATE SCHEMA ${schema}; SET search_path TO ${schema}`);
-      await client.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
-      for (const m of postgresMigrations.filter((m) => m.version <= 17)) {
-        await client.query(m.sql);
-        await client.query('INSERT INTO schema_migrations VALUES ($1, 0)', [m.version]);
-      }
-      await client.query(`INSERT INTO users (id, email, email_key, status, created_at) VALUES ('u1', 'u1@example.com', 'u1@example.com', 'active', 0);
+    const schema = await schemaAt(17, (client) =>
+      client.query(`INSERT INTO users (id, email, email_key, status, created_at) VALUES ('u1', 'u1@example.com', 'u1@example.com', 'active', 0);
         INSERT INTO app_grants (id, user_id, client_id, scopes, created_at) VALUES ('g1', 'u1', 'app1', 'results:read', 0);
-        INSERT INTO refresh_tokens (token_hash, grant_id, created_at, expires_at) VALUES ('h1', 'g1', 0, 1);`);
-    } finally {
-      await client.end();
-    }
+        INSERT INTO refresh_tokens (token_hash, grant_id, created_at, expires_at) VALUES ('h1', 'g1', 0, 1);`),
+    );
     const store = await makeStore(undefined, schema);
     expect((await store.database.migrate()).applied).toEqual([18]);
     expect(await store.database.all('SELECT indexname FROM pg_indexes WHERE schemaname = @schema AND tablename = @table', { schema, table: 'refresh_tokens' }))
