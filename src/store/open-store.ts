@@ -24,6 +24,7 @@ import { UserAccountRepository } from './user-accounts.js';
 import { AppRepository } from './apps.js';
 import { VideoRepository } from './videos.js';
 import { WebhookDeliveryRepository } from './webhook-deliveries.js';
+import { WebhookPendingBatches } from './webhook-pending-batches.js';
 import { WebhookRepository } from './webhooks.js';
 
 /** Every repository over one database. Code that needs a part names that part. */
@@ -47,6 +48,8 @@ export interface Store {
   readonly apps: AppRepository;
   readonly webhooks: WebhookRepository;
   readonly webhookDeliveries: WebhookDeliveryRepository;
+  /** The import's outbox in its compact form, expanded by each delivery claim. */
+  readonly webhookBatches: WebhookPendingBatches;
   readonly search: SearchRepository;
 }
 
@@ -78,6 +81,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions):
     bulkWriter = postgresSessionWriter(postgres);
   }
   const webhooks = new WebhookRepository(database, clock);
+  const webhookBatches = new WebhookPendingBatches(database, clock);
   return {
     database,
     credentials: new CredentialRepository(database, clock),
@@ -97,7 +101,8 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions):
     userAccounts: new UserAccountRepository(database, clock),
     apps: new AppRepository(database, clock),
     webhooks,
-    webhookDeliveries: new WebhookDeliveryRepository(database, clock, webhooks),
+    webhookDeliveries: new WebhookDeliveryRepository(database, clock, webhooks, webhookBatches),
+    webhookBatches,
     search: new SearchRepository(database),
   };
 }

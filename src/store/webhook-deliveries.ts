@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Database, Row, Transaction } from './database.js';
 import { inList, type WebhookEventData, type WebhookEventType } from './webhook-events.js';
+import type { WebhookPendingBatches } from './webhook-pending-batches.js';
 import type { WebhookRepository } from './webhooks.js';
 
 /** A delivery claimed for one attempt, with what sending it needs. */
@@ -80,13 +81,19 @@ export class WebhookDeliveryRepository {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly subscriptions: Pick<WebhookRepository, 'disableIn'>,
+    private readonly batches: Pick<WebhookPendingBatches, 'waiting' | 'expandNext'>,
   ) {}
 
-  /** Takes up to `limit` due deliveries for `owner` for `leaseMs`, each starting an attempt. */
+  /**
+   * Takes up to `limit` due deliveries for `owner` for `leaseMs`, each starting an attempt.
+   * A pending batch of the import's outbox is expanded first, one per claim (its own
+   * transaction, kept short): its deliveries are due from then on.
+   */
   async claim(owner: string, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
-    // An idle worker asks often: a read first, so no write transaction is opened for nothing.
+    // An idle worker asks often: reads first, so no write transaction is opened for nothing.
     const probe = { now: this.clock.now(), limit: 1 };
-    if (!(await this.db.one(DUE_PENDING, probe)) && !(await this.db.one(LEASE_RAN_OUT, probe))) return [];
+    if (await this.batches.waiting()) await this.batches.expandNext();
+    else if (!(await this.db.one(DUE_PENDING, probe)) && !(await this.db.one(LEASE_RAN_OUT, probe))) return [];
     return this.db.write(null, async (tx) => {
       const now = this.clock.now();
       const expired = await tx.all<{ subscription_id: string; event_id: string }>(LEASE_RAN_OUT, { now, limit });

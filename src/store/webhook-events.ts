@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Transaction } from './database.js';
 import { COMPLETED_STATUS } from './store.js';
@@ -8,11 +8,23 @@ import { COMPLETED_STATUS } from './store.js';
  * of a bulk write go into the indexes in order (appends, not random inserts) and sort by age.
  */
 export function eventId(now: number): string {
-  const b = randomBytes(16);
+  return uuidV7(now, randomBytes(16));
+}
+
+/**
+ * An event id made again the same from the same `seed` (its "random" bits a hash of it) and
+ * time: what an outbox batch's expansion gives each event, so that an expansion rolled back
+ * and run again makes the same ids (and a receiver's deduplication holds).
+ */
+export function derivedEventId(now: number, seed: string): string {
+  return uuidV7(now, createHash('sha256').update(seed).digest());
+}
+
+function uuidV7(now: number, b: Buffer): string {
   b.writeUIntBE(now, 0, 6);
   b[6] = (b[6]! & 0x0f) | 0x70;
   b[8] = (b[8]! & 0x3f) | 0x80;
-  const h = b.toString('hex');
+  const h = b.toString('hex', 0, 16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
@@ -48,7 +60,7 @@ export interface WebhookEventInput {
 }
 
 /** Subscriptions that want `type` for a test of `workspaceId`: the one matching rule, in SQL. */
-const MATCHING = `
+export const MATCHING = `
   FROM webhook_subscription_events se JOIN webhook_subscriptions s ON s.id = se.subscription_id
  WHERE se.type = @type AND s.disabled_at IS NULL
    AND (s.test_id IS NULL OR s.test_id = @testId) AND (s.workspace_id IS NULL OR s.workspace_id = @workspaceId)`;
@@ -65,10 +77,10 @@ async function workspaceOf(tx: Transaction, testId: string): Promise<string | nu
   return r?.workspace_id ?? null;
 }
 
-type EventMatch = { type: WebhookEventType; testId: string; workspaceId: string | null };
+export type EventMatch = { type: WebhookEventType; testId: string; workspaceId: string | null };
 
 /** Whether an enabled subscription wants events of `match` (the outbox is not an event log). */
-const wantedBy = async (reader: Pick<Transaction, 'one'>, match: EventMatch): Promise<boolean> =>
+export const wantedBy = async (reader: Pick<Transaction, 'one'>, match: EventMatch): Promise<boolean> =>
   (await reader.one(`SELECT 1 AS wanted ${MATCHING} LIMIT 1`, match)) !== undefined;
 
 /**
@@ -129,7 +141,7 @@ export async function recordWebhookEvent(tx: Transaction, clock: Clock, input: W
   return id;
 }
 
-function eventData(input: WebhookEventInput, workspaceId: string | null): WebhookEventData {
+export function eventData(input: WebhookEventInput, workspaceId: string | null): WebhookEventData {
   return { ...input.data, testId: input.testId, ...(workspaceId ? { workspaceId } : {}) };
 }
 
@@ -173,31 +185,24 @@ export function inList(values: readonly string[], prefix = 'p'): { sql: string; 
 }
 
 /**
- * What each engine writes where a statement makes many events at once: an event id (the
- * UUIDv7 prefix of the statement's time, `@idPrefix`, and random bits; PostgreSQL takes them
- * from a random UUID), a `session.completed` event's data (the ids in the API's names), and
- * the table an import notes its sessions not yet COMPLETE in.
+ * How each engine gathers a chunk of session ids into one JSON array (text), and the table an
+ * import notes its sessions not yet COMPLETE in.
  */
 const SET_WISE = {
   sqlite: {
-    newId: `@idPrefix || printf('%03x-%x%03x-%012x', random() & 4095, 8 + (random() & 3), random() & 4095, random() & 281474976710655)`,
-    sessionData: `json_object('sessionId', x.session_id, 'testId', @testId, 'workspaceId', @workspaceId)`,
+    sessionIds: 'json_group_array(c.session_id)',
     completingTable: 'CREATE TEMP TABLE webhook_completing (session_id TEXT NOT NULL)',
   },
   postgres: {
-    newId: `@idPrefix || substr(gen_random_uuid()::text, 16)`,
-    sessionData: `json_build_object('sessionId', x.session_id, 'testId', CAST(@testId AS TEXT), 'workspaceId', CAST(@workspaceId AS TEXT))::text`,
+    sessionIds: 'json_agg(c.session_id)::text',
     completingTable: 'CREATE TEMP TABLE webhook_completing (session_id TEXT COLLATE "C" NOT NULL)',
   },
 } as const;
 
-/** The first 15 characters every UUIDv7 of `now` shares (its time and version), as eventId writes them. */
-export function eventIdPrefix(now: number): string {
-  const h = now.toString(16).padStart(12, '0');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-7`;
-}
+/** Sessions a pending batch names at most: what one expansion transaction turns into events. */
+export const BATCH_SESSIONS = 1000;
 
-/** Sessions the import made COMPLETE, not yet evented (once-keys skip the rest). */
+/** Sessions the import made COMPLETE, not yet evented (once-keys skip the rest at expansion). */
 const COMPLETED_HERE = {
   /** The test had no COMPLETE session before: every COMPLETE session it has now is new. */
   all: 'FROM sessions x WHERE x.test_id = @testId AND x.status = @complete',
@@ -206,12 +211,15 @@ const COMPLETED_HERE = {
 };
 
 /**
- * `session.completed` for each session an import makes COMPLETE, written set-wise in the
- * import's transaction (a statement each, whatever the import's size): a session's first
- * completion is an event once, whatever imports it again (its once-key), and one already
- * COMPLETE before the import is none. `start` answers null when no enabled subscription
- * wants the events (nothing is read or written then); otherwise `beforeApply` runs once the
- * import's rows are staged and before they are applied, and `record` after.
+ * `session.completed` for each session an import makes COMPLETE, written in the import's
+ * transaction as the outbox's compact form: one `webhook_pending_batches` row per
+ * BATCH_SESSIONS sessions, naming them (one statement, whatever the import's size). The
+ * delivery side turns each batch into events and deliveries later, in its own transaction
+ * (WebhookPendingBatches): a session's first completion is an event once, whatever imports it
+ * again (its once-key), and one already COMPLETE before the import is none. `start` answers
+ * null when no enabled subscription wants the events (nothing is read or written then);
+ * otherwise `beforeApply` runs once the import's rows are staged and before they are applied,
+ * and `record` after.
  */
 export class SessionCompletionEvents {
   private noted = false;
@@ -249,30 +257,17 @@ export class SessionCompletionEvents {
     this.noted = true;
   }
 
-  /** Writes the events and their deliveries, two statements. Resolves to how many events. */
+  /** Writes the pending batches naming the sessions completed here. Resolves to how many batches. */
   async record(): Promise<number> {
     const { tx, match } = this;
-    const now = this.clock.now();
-    const idPrefix = eventIdPrefix(now);
-    const sql = SET_WISE[this.dialect];
-    const params = { ...match, complete: COMPLETED_STATUS, now, idPrefix, idEnd: `${idPrefix}g` };
     const recorded = await tx.run(
-      `INSERT INTO webhook_events (id, type, once_key, test_id, workspace_id, data, created_at)
-       SELECT ${sql.newId}, @type, 'session.completed:' || x.session_id, @testId, @workspaceId, ${sql.sessionData}, @now
-       ${this.noted ? COMPLETED_HERE.noted : COMPLETED_HERE.all} ON CONFLICT DO NOTHING`,
-      params,
+      `INSERT INTO webhook_pending_batches (type, test_id, workspace_id, session_ids, created_at)
+       SELECT @type, @testId, @workspaceId, ${SET_WISE[this.dialect].sessionIds}, @now
+         FROM (SELECT x.session_id, (ROW_NUMBER() OVER () - 1) / ${BATCH_SESSIONS} AS chunk ${this.noted ? COMPLETED_HERE.noted : COMPLETED_HERE.all}) c
+        GROUP BY c.chunk`,
+      { ...match, complete: COMPLETED_STATUS, now: this.clock.now() },
     );
     if (this.noted) await tx.run('DROP TABLE webhook_completing');
-    if (recorded === 0) return 0;
-    // Every event of this statement shares the id prefix of `now`: a range of the primary key,
-    // walked once per matching subscription (deliveries go in in key order).
-    await tx.run(
-      `INSERT INTO webhook_deliveries (subscription_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
-       SELECT w.id, e.id, 'pending', 0, @now, @now, @now FROM (SELECT s.id ${MATCHING}) w CROSS JOIN webhook_events e
-        WHERE e.id > @idPrefix AND e.id < @idEnd AND e.type = @type AND e.test_id = @testId AND e.created_at = @now
-       ON CONFLICT DO NOTHING`,
-      params,
-    );
     return recorded;
   }
 }

@@ -7,7 +7,8 @@ import { ManualClock } from '../clock.js';
 import type { Announce } from './database.js';
 import type { Store } from './open-store.js';
 import type { SessionInput } from './store.js';
-import type { WebhookEventType } from './webhook-events.js';
+import { BATCH_SESSIONS, type WebhookEventType } from './webhook-events.js';
+import { batchEventId } from './webhook-pending-batches.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 const LEASE = 60_000;
@@ -42,7 +43,17 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
 
     const subscribe = (events: WebhookEventType[] = ['session.completed'], extra: { testId?: string; workspaceId?: string } = {}) =>
       store.webhooks.create({ userId, clientId: 'client-1', url: 'https://hooks.example.com/in', events, secret: 'whsec_c2VjcmV0', ...extra }, by);
-    const pendingOf = async (subscriptionId: string) => (await store.webhooks.listDeliveries(subscriptionId, { limit: 100 })).filter((d) => d.status === 'pending');
+    /** Expands every batch of the import's outbox (what each delivery claim does, one at a time). */
+    const expandAll = async () => {
+      while ((await store.webhookBatches.expandNext()) !== null);
+    };
+    const pendingOf = async (subscriptionId: string) => {
+      await expandAll();
+      return (await store.webhooks.listDeliveries(subscriptionId, { limit: 100 })).filter((d) => d.status === 'pending');
+    };
+    const batches = () => store.database.all<{ id: number; session_ids: string; created_at: number }>('SELECT id, session_ids, created_at FROM webhook_pending_batches ORDER BY id');
+    const completedEvents = () =>
+      store.database.all<{ id: string; once_key: string }>("SELECT id, once_key FROM webhook_events WHERE type = 'session.completed' ORDER BY id");
     const sessionIdsOf = async (subscriptionId: string) => {
       const claimed = await store.webhookDeliveries.claim(`reader-${subscriptionId}`, LEASE, 1000);
       return claimed.filter((d) => d.subscriptionId === subscriptionId).map((d) => d.eventData.sessionId).sort();
@@ -88,7 +99,89 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
       expect((await pendingOf(disabled.id)).length).toBe(0);
       for (const s of [all, ofTest, ofOtherWorkspace, transcriptsOnly, disabled]) await store.webhooks.delete(s.id, by);
       await store.sessions.importSessions(TEST, [session(3, 'COMPLETE')], by);
+      expect(await batches()).toEqual([]);
       expect(await store.database.one('SELECT COUNT(*) AS n FROM webhook_events WHERE once_key = @k', { k: `session.completed:${sid(3)}` })).toEqual({ n: 0 });
+    });
+
+    it("an import's transaction writes one batch per chunk of completed sessions; expanding them makes an event and a delivery each", async () => {
+      const sub = await subscribe();
+      const many = Array.from({ length: BATCH_SESSIONS + 5 }, (_, i) => session(i + 1, i % 3 === 2 ? 'ABANDONED' : 'COMPLETE'));
+      await store.sessions.importSessions(TEST, many, by);
+      const completed = many.filter((x) => x.status === 'COMPLETE').map((x) => x.sessionId);
+      // Nothing per session in the import: only the batches, which name exactly the completed sessions.
+      expect(await completedEvents()).toEqual([]);
+      const written = await batches();
+      expect(written).toHaveLength(Math.ceil(completed.length / BATCH_SESSIONS));
+      expect(written.flatMap((b) => JSON.parse(b.session_ids) as string[]).sort()).toEqual([...completed].sort());
+      // A claim expands one batch before it claims.
+      expect(await store.webhookDeliveries.claim('w', LEASE, 1)).toHaveLength(1);
+      expect(await batches()).toHaveLength(written.length - 1);
+      await expandAll();
+      const events = await completedEvents();
+      expect(events.map((e) => e.once_key).sort()).toEqual(completed.map((id) => `session.completed:${id}`).sort());
+      expect((await store.webhooks.listDeliveries(sub.id, { limit: 2000 })).length).toBe(completed.length);
+    });
+
+    it('an expansion rolled back (a crash before its COMMIT) and run again makes the same event ids; the batch waits meanwhile', async () => {
+      await subscribe();
+      await store.sessions.importSessions(TEST, [session(1, 'COMPLETE'), session(2, 'IN_PROGRESS'), session(3, 'COMPLETE')], by);
+      const [batch] = await batches();
+      // The expansion fails at its last statement (the deliveries): everything it wrote is rolled back.
+      const [crash, recover] =
+        store.database.dialect === 'sqlite'
+          ? [["CREATE TRIGGER crash BEFORE INSERT ON webhook_deliveries BEGIN SELECT RAISE(ABORT, 'crash'); END"], ['DROP TRIGGER crash']]
+          : [
+              [
+                "CREATE FUNCTION crash() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN RAISE EXCEPTION ''crash''; END'",
+                'CREATE TRIGGER crash BEFORE INSERT ON webhook_deliveries EXECUTE FUNCTION crash()',
+              ],
+              ['DROP TRIGGER crash ON webhook_deliveries', 'DROP FUNCTION crash()'],
+            ];
+      const runAll = (statements: string[]) =>
+        store.database.write(null, async (tx) => {
+          for (const sql of statements) await tx.run(sql);
+        });
+      await runAll(crash);
+      await expect(store.webhookDeliveries.claim('w', LEASE, 10)).rejects.toThrow(/crash/);
+      expect(await completedEvents()).toEqual([]);
+      expect(await batches()).toEqual([batch]);
+      await runAll(recover);
+      const claimed = await store.webhookDeliveries.claim('w', LEASE, 10);
+      const expected = [sid(1), sid(3)].map((id) => ({ id: batchEventId({ id: Number(batch!.id), createdAt: Number(batch!.created_at) }, id), once_key: `session.completed:${id}` }));
+      expect(await completedEvents()).toEqual([...expected].sort((a, b) => (a.id < b.id ? -1 : 1)));
+      expect(claimed.map((d) => d.eventId).sort()).toEqual(expected.map((e) => e.id).sort());
+      // The same batch expanded again (its events gone) makes the same ids once more.
+      await store.database.write(null, async (tx) => {
+        await tx.run('DELETE FROM webhook_deliveries');
+        await tx.run('DELETE FROM webhook_events');
+      });
+      await store.database.write(null, (tx) =>
+        tx.run(
+          `INSERT INTO webhook_pending_batches (type, test_id, workspace_id, session_ids, created_at) VALUES ('session.completed', @testId, @ws, @ids, @createdAt)`,
+          { testId: TEST, ws: WS, ids: batch!.session_ids, createdAt: batch!.created_at },
+        ),
+      );
+      const [again] = await batches();
+      await expandAll();
+      const ids = (await completedEvents()).map((e) => e.id).sort();
+      expect(ids).toEqual([sid(1), sid(3)].map((id) => batchEventId({ id: Number(again!.id), createdAt: Number(again!.created_at) }, id)).sort());
+      expect(again!.id).not.toBe(batch!.id);
+    });
+
+    it('a session completed again before its first batch was expanded is still one event; a subscription gone by expansion gets none', async () => {
+      const sub = await subscribe();
+      await store.sessions.importSessions(TEST, [session(1, 'COMPLETE')], by);
+      await store.sessions.importSessions(TEST, [session(1, 'IN_PROGRESS')], by);
+      await store.sessions.importSessions(TEST, [session(1, 'COMPLETE'), session(2, 'COMPLETE')], by);
+      expect(await batches()).toHaveLength(2);
+      await expandAll();
+      expect((await completedEvents()).map((e) => e.once_key).sort()).toEqual([`session.completed:${sid(1)}`, `session.completed:${sid(2)}`]);
+      expect(await sessionIdsOf(sub.id)).toEqual([sid(1), sid(2)]);
+      await store.sessions.importSessions(TEST, [session(3, 'COMPLETE')], by);
+      await store.webhooks.delete(sub.id, by);
+      await expandAll();
+      expect(await batches()).toEqual([]);
+      expect((await completedEvents()).map((e) => e.once_key)).not.toContain(`session.completed:${sid(3)}`);
     });
 
     it('attaching a video to many sessions records video.ready for each session given one, for the subscriptions that want it', async () => {

@@ -485,4 +485,19 @@ export const postgresMigrations: readonly Migration[] = [
       DROP INDEX refresh_tokens_by_grant;
     `,
   },
+  {
+    // The import's outbox as batches; see sqlite/migrations.ts version 19 (an identity never
+    // hands out an id twice).
+    version: 19,
+    sql: `
+      CREATE TABLE webhook_pending_batches (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        type TEXT NOT NULL,
+        test_id TEXT COLLATE "C" NOT NULL,
+        workspace_id TEXT COLLATE "C",
+        session_ids TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+    `,
+  },
 ];

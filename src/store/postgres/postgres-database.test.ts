@@ -15,6 +15,7 @@ import { describeTranscriptContract } from '../transcripts.contract.js';
 import { describeVideoContract } from '../videos.contract.js';
 import { describeAdminsContract } from '../admins.contract.js';
 import { expectPlanIdsMigrated, OLD_ROWS } from '../../../test/helpers/plan-migration.js';
+import { expectPendingBatchesMigrated } from '../../../test/helpers/outbox-migration.js';
 import { postgresMigrations } from './migrations.js';
 import { PostgresDatabase } from './postgres-database.js';
 
@@ -117,10 +118,15 @@ await describeIfPostgres('PostgreSQL store', (url) => {
         INSERT INTO refresh_tokens (token_hash, grant_id, created_at, expires_at) VALUES ('h1', 'g1', 0, 1);`),
     );
     const store = await makeStore(undefined, schema);
-    expect((await store.database.migrate()).applied).toEqual([18]);
+    expect((await store.database.migrate()).applied).toEqual(postgresMigrations.filter((m) => m.version >= 18).map((m) => m.version));
     expect(await store.database.all('SELECT indexname FROM pg_indexes WHERE schemaname = @schema AND tablename = @table', { schema, table: 'refresh_tokens' }))
       .toEqual([{ indexname: 'refresh_tokens_pkey' }]);
     expect(await store.apps.grantOfRefreshToken('h1', 'app1')).toBe('g1');
+  });
+
+  it("migration 19 adds the import's outbox batches to a version-18 schema; a batch committed by a process that died before expanding it is delivered by the next", async () => {
+    const schema = await schemaAt(18, async () => undefined);
+    await expectPendingBatchesMigrated(() => openPostgresStore(url, new ManualClock(), schema));
   });
 
   it('concurrent writers: one user per email, one active credential per user', async () => {

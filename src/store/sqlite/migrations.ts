@@ -551,4 +551,24 @@ export const sqliteMigrations: readonly Migration[] = [
       DROP INDEX refresh_tokens_by_grant;
     `,
   },
+  {
+    // The import's outbox is one row per chunk of sessions it completed (issue 35): a row per
+    // session in webhook_events and another in webhook_deliveries made an import with a
+    // subscription cost 2.5 times one without. The delivery worker turns each batch into its
+    // events and deliveries in its own transaction (WebhookPendingBatches), event ids derived
+    // from the batch's id and each session's so that a retried expansion makes the same ones.
+    // AUTOINCREMENT: a batch id is never reused once its row is deleted.
+    version: 19,
+    sql: `
+      CREATE TABLE webhook_pending_batches (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        type TEXT NOT NULL,
+        test_id TEXT NOT NULL,
+        workspace_id TEXT,
+        -- A JSON array of session ids.
+        session_ids TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
