@@ -3,15 +3,16 @@
  * the PostgreSQL schema of `databaseUrl`):
  *
  * - delivery: N completed sessions imported into a test with one subscription (an outbox of N
- *   session.completed events), then `results-api serve` started and timed, from the moment it
- *   listens, until every delivery succeeded at a local receiver (a plain node:http server
- *   answering 204 after reading the body): events per second. The plain
+ *   session.completed events, as batches the server expands), then `results-api serve` started
+ *   and timed, from the moment it listens, until every delivery succeeded at a local receiver
+ *   (a plain node:http server answering 204 after reading the body): events per second. The plain
  *   alternative on the same machine: the same N bodies POSTed by this process with undici at
  *   the worker's concurrency over keep-alive, nothing signed, read or recorded (the ceiling the
  *   receiver and HTTP allow).
  * - import: `SessionRepository.importSessions` of M completed sessions into a fresh test, with
- *   no subscription and with one (whose events are written in the import's transaction),
- *   interleaved, median of three each.
+ *   no subscription and with one (whose outbox batches are written in the import's transaction),
+ *   interleaved, median of four each. Each import is slower than the one before (the database
+ *   grows), so the two take turns going first.
  */
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -25,7 +26,11 @@ import { startServer } from './servers.mjs';
 import { cpuSeconds, cpuSecondsBetween, stop } from './processes.mjs';
 
 const by = { actor: 'bench' };
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
 
 function completedSessions(count, offset = 0) {
   const start = Date.UTC(2026, 0, 1);
@@ -88,8 +93,9 @@ export async function runWebhooksBench({ cli, cwd, work, logLevel, events, impor
     const cpuWith = [];
     const watched = await seedOwner(runtime, 'watched');
     await runtime.store.webhooks.create({ userId: watched.userId, clientId: watched.clientId, url: receiver.url, events: ['session.completed'], workspaceId: watched.workspaceId, secret: newSigningSecret() }, by);
-    for (let round = 0; round < 3; round++) {
-      for (const [ws, into, cpuInto] of [[owner.workspaceId, without, cpuWithout], [watched.workspaceId, withSubscription, cpuWith]]) {
+    for (let round = 0; round < 4; round++) {
+      const pair = [[owner.workspaceId, without, cpuWithout], [watched.workspaceId, withSubscription, cpuWith]];
+      for (const [ws, into, cpuInto] of round % 2 ? pair.reverse() : pair) {
         const testId = await newTest(runtime, ws);
         const sessions = completedSessions(importSessions);
         const cpuBefore = process.cpuUsage();
@@ -103,8 +109,11 @@ export async function runWebhooksBench({ cli, cwd, work, logLevel, events, impor
     const importMs = { without: median(without), withSubscription: median(withSubscription) };
     const importCpuUsPerSession = { without: Number(median(cpuWithout).toFixed(2)), withSubscription: Number(median(cpuWith).toFixed(2)) };
     log(`webhooks (${engine}): import of ${importSessions} completed sessions ${importMs.without.toFixed(0)} ms without a subscription, ${importMs.withSubscription.toFixed(0)} ms with one`);
-    // Those events are not part of the delivery run.
-    await runtime.store.database.write(null, (tx) => tx.run('DELETE FROM webhook_deliveries'));
+    // Those events are not part of the delivery run (nor the import's outbox batches not yet expanded into them).
+    await runtime.store.database.write(null, async (tx) => {
+      await tx.run('DELETE FROM webhook_deliveries');
+      await tx.run('DELETE FROM webhook_pending_batches');
+    });
 
     // --- delivery throughput: an outbox of `events`, then a server delivers it ---
     const sender = await seedOwner(runtime, 'sender');
