@@ -487,7 +487,9 @@ export const postgresMigrations: readonly Migration[] = [
   },
   {
     // The import's outbox as batches; see sqlite/migrations.ts version 19 (an identity never
-    // hands out an id twice).
+    // hands out an id twice). session_ids is stored out of line uncompressed: a batch lives
+    // until its expansion, and compressing its ~37 KB cost the import more than writing it
+    // (240 against 100 ms for 100,000 sessions).
     version: 19,
     sql: `
       CREATE TABLE webhook_pending_batches (
@@ -498,6 +500,7 @@ export const postgresMigrations: readonly Migration[] = [
         session_ids TEXT NOT NULL,
         created_at BIGINT NOT NULL
       );
+      ALTER TABLE webhook_pending_batches ALTER COLUMN session_ids SET STORAGE EXTERNAL;
     `,
   },
 ];

@@ -127,6 +127,10 @@ await describeIfPostgres('PostgreSQL store', (url) => {
   it("migration 19 adds the import's outbox batches to a version-18 schema; a batch committed by a process that died before expanding it is delivered by the next", async () => {
     const schema = await schemaAt(18, async () => undefined);
     await expectPendingBatchesMigrated(() => openPostgresStore(url, new ManualClock(), schema));
+    // Stored out of line, uncompressed (a batch lives only until its expansion).
+    const store = await makeStore(undefined, schema);
+    expect(await store.database.one("SELECT attstorage FROM pg_attribute WHERE attrelid = to_regclass(@table) AND attname = 'session_ids'", { table: `${schema}.webhook_pending_batches` }))
+      .toEqual({ attstorage: 'e' });
   });
 
   it('concurrent writers: one user per email, one active credential per user', async () => {
