@@ -18,6 +18,7 @@ import { JobRepository } from '../../src/store/jobs.js';
 import { ClipRepository } from '../../src/store/clips.js';
 import { ReelRepository } from '../../src/store/reels.js';
 import { WebhookDeliveryRepository } from '../../src/store/webhook-deliveries.js';
+import { WebhookPendingBatches } from '../../src/store/webhook-pending-batches.js';
 import { WebhookRepository } from '../../src/store/webhooks.js';
 import { SessionRepository } from '../../src/store/sessions.js';
 import { SettingsRepository } from '../../src/store/settings.js';
@@ -203,6 +204,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     userAccounts: UserAccountRepository,
     webhooks: WebhookRepository,
     webhookDeliveries: WebhookDeliveryRepository,
+    webhookBatches: WebhookPendingBatches,
   };
   const readers = new Set([
     'credentials.findUserByEmail', 'credentials.listUsers', 'credentials.listCredentials', 'credentials.findClientForAuth',
@@ -214,7 +216,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     'jobs.get', 'jobs.list', 'jobs.countByState', 'clips.findClip', 'clips.listClips', 'clips.listClipsOfTest',
     'reels.findReel', 'reels.findReelByToken', 'reels.listReels', 'reels.countClipsOfTest',
     'webhooks.get', 'webhooks.list', 'webhooks.listDeliveries', 'webhooks.getDelivery', 'webhooks.read', 'webhooks.eventsOf',
-    'webhookDeliveries.countByStatus',
+    'webhookDeliveries.countByStatus', 'webhookBatches.waiting',
   ]);
   // Writes that nothing cached depends on: they announce nothing, by design.
   const bookkeeping = new Set([
@@ -230,6 +232,8 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
     // Webhook events, written inside a job's completing transaction; subscriptions and deliveries: never cached.
     'clips.recordGenerated', 'reels.recordGenerated',
     'webhooks.create', 'webhooks.update', 'webhooks.delete', 'webhooks.rotateSecret', 'webhooks.sendTest', 'webhooks.replay', 'webhooks.disableIn',
+    // The import's outbox batches, expanded into events and deliveries: never cached either.
+    'webhookBatches.expandNext',
     'webhookDeliveries.claim', 'webhookDeliveries.record', 'webhookDeliveries.succeededIn', 'webhookDeliveries.recordIn', 'webhookDeliveries.succeeded', 'webhookDeliveries.skipped', 'webhookDeliveries.failed', 'webhookDeliveries.end',
   ]);
   // Admin accounts, sessions and clients: read from the database on every admin request, never cached.
