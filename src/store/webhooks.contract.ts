@@ -168,6 +168,15 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
       expect(again!.id).not.toBe(batch!.id);
     });
 
+    it('concurrent expansions take a batch once: one expands it, the others find none (PostgreSQL skips the locked row)', async () => {
+      await subscribe();
+      await store.sessions.importSessions(TEST, [1, 2, 3].map((n) => session(n, 'COMPLETE')), by);
+      const expanded = await Promise.all([1, 2, 3].map(() => store.webhookBatches.expandNext()));
+      expect(expanded.filter((n) => n !== null)).toEqual([3]);
+      expect(await completedEvents()).toHaveLength(3);
+      expect(await batches()).toEqual([]);
+    });
+
     it('a session completed again before its first batch was expanded is still one event; a subscription gone by expansion gets none', async () => {
       const sub = await subscribe();
       await store.sessions.importSessions(TEST, [session(1, 'COMPLETE')], by);
@@ -213,6 +222,8 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
     it('claims under a lease: concurrent claims take different deliveries; a lease run out is claimed again with the same event id', async () => {
       const sub = await subscribe();
       await store.sessions.importSessions(TEST, [1, 2, 3, 4, 5].map((n) => session(n, 'COMPLETE')), by);
+      // Expanded first: a claim racing the expansion (on PostgreSQL, skipping its locked batch) finds nothing due yet.
+      await expandAll();
       const claims = await Promise.all([1, 2, 3, 4].map((i) => store.webhookDeliveries.claim(`w${i}`, LEASE, 2)));
       const ids = claims.flat().map((d) => d.eventId);
       expect(ids).toHaveLength(5);
