@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import { ClaimLoop, leaseOwnerName } from '../jobs/claim-loop.js';
 import type { AttemptEnd, AttemptFollowUp, ClaimedDelivery, WebhookDeliveryRepository } from '../store/webhook-deliveries.js';
 import { envelopeBody } from './envelope.js';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit } from '../store/group-commit.js';
 import { nextAttemptAt, RETRY_WINDOW_MS, retryAfterMs } from './retry-schedule.js';
 import type { WebhookSender } from './sender.js';
 import { signedHeaders } from './signing.js';
