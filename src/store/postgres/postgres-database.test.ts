@@ -146,6 +146,27 @@ await describeIfPostgres('PostgreSQL store', (url) => {
     expect(ranked?.same).toBe(true);
   });
 
+  it('search over more entries than its first ranges: the newest matches first, from whichever range holds them', async () => {
+    const store = await makeStore();
+    await store.database.migrate();
+    const testId = '0b3c1234-5678-4abc-8def-000000000003';
+    // 40,000 entries (more than the first range, 32 x 1,000): 'alpha' in each, 'beta' in every hundredth (400: the second range's).
+    await store.database.write(null, (tx) =>
+      tx.run(
+        `INSERT INTO search_entries (session_id, test_id, kind, start_ms, end_ms, speaker, text)
+         SELECT 's', @testId, 'transcript', i, i, NULL, CASE WHEN i % 100 = 0 THEN 'alpha beta' ELSE 'alpha' END FROM generate_series(1, 40000) AS i`,
+        { testId },
+      ),
+    );
+    const within = { testIds: [testId], kinds: ['transcript' as const] };
+    const alpha = await store.search.search(['alpha'], within, 0, 100);
+    expect(alpha).toHaveLength(100);
+    expect(alpha.every((h) => h.startMs! > 39_000)).toBe(true);
+    const beta: number[] = [];
+    for (let offset = 0; offset < 500; offset += 100) beta.push(...(await store.search.search(['beta'], within, offset, 100)).map((h) => h.startMs!));
+    expect(beta.sort((a, b) => a - b)).toEqual(Array.from({ length: 400 }, (_, i) => (i + 1) * 100));
+  });
+
   it('concurrent writers: one user per email, one active credential per user', async () => {
     const a = await makeStore();
     await a.database.migrate();

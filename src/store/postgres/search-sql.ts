@@ -6,39 +6,48 @@
  * @first before the others, see SEARCH_RANK_FIRST), the page of them, and ts_headline for the
  * page's rows only.
  *
- * GIN returns its matches unordered, so the newest are found by fetching every match and
- * sorting (`page`, in 36,000 of a million cues: 200-380 ms). So they are first looked for among
- * the newest NEWEST_SPAN × @window entries only (the GIN bitmap ANDed with a range of the
- * primary key: only the matches in that range are fetched); when fewer than @window match there,
- * among all entries (as before). Both give the same rows: the newest @window matches. A word in
- * over 1/NEWEST_SPAN of the entries takes the first way, a rarer one pays the range once more.
- * The query is planned without its words (q is materialized), so a cached generic plan is the
- * plan every query gets anyway, and `id + 0` keeps each way a bitmap scan instead of a walk of
- * the primary key backwards past every row that does not match.
+ * GIN returns its matches unordered, so the newest were found by fetching every match and
+ * sorting (`page`, in 36,000 of a million cues: 200-380 ms). Now they are looked for in the
+ * newest 32 × @window entries first, then the newest 256 × @window, then all (SPANS): each
+ * range is the GIN bitmap ANDed with a range of the primary key, so only the matches in it are
+ * fetched, and the first range holding @window matches (or every entry) is the answer, the same
+ * rows as a search of all. A common word stops at the first range; a word in 1/256 to 1/32 of
+ * the entries fetches at most 8 × @window rows in the second; a rarer one has few matches to
+ * fetch anyway, and pays the ranges' bitmaps (a few ms). The query is planned without its words
+ * (q is materialized), so the generic plan a prepared statement settles on is the plan every
+ * query gets anyway; `id + 0` keeps each range a bitmap scan instead of a walk of the primary
+ * key backwards past every row that does not match, and the visibility filters are arrays, not
+ * joins that a plan could rescan the bitmap for.
  *
  * @test: within one test, the tsquery of its lexeme in the document (migration 19), so GIN
  * intersects the words with the test; null otherwise.
  */
-const NEWEST_SPAN = 32;
-const candidates = (range: string) => `
+/** The ranges tried before all entries: the newest this-many × @window entries. */
+const SPANS = [32, 256];
+const candidates = (where: string) => `
     SELECT e.id, e.document
       FROM search_entries e, q
-     WHERE ${range} e.document @@ q.filter
+     WHERE ${where} e.document @@ q.filter
        AND e.test_id = ANY (ARRAY(SELECT jsonb_array_elements_text(@tests::jsonb)))
        AND e.kind = ANY (ARRAY(SELECT jsonb_array_elements_text(@kinds::jsonb)))
      ORDER BY e.id + 0 DESC
      LIMIT @window`;
+/** Whether range `k` (SPANS.length: all entries) is looked in: every smaller one held fewer than @window matches and not every entry. */
+const tried = (k: number) => SPANS.slice(0, k).map((span, j) => `(SELECT count(*) FROM range${j}) < @window AND (SELECT top FROM newest) > ${span} * @window AND `).join('');
+/** Whether range `k`'s matches are the answer: @window of them, or it held every entry (then they are all there are). */
+const enough = (k: number) => `(SELECT count(*) FROM range${k}) = @window OR (SELECT top FROM newest) <= ${SPANS[k]} * @window`;
 
 export const POSTGRES_SEARCH = `
   WITH q AS MATERIALIZED (
     SELECT to_tsquery('english', @match) AS query,
            CASE WHEN CAST(@test AS text) IS NULL THEN to_tsquery('english', @match)
                 ELSE to_tsquery('english', @match) && CAST(@test AS text)::tsquery END AS filter),
-  newest AS MATERIALIZED (${candidates(`e.id > (SELECT max(id) FROM search_entries) - ${NEWEST_SPAN} * @window AND`)}),
+  newest AS MATERIALIZED (SELECT max(id) AS top FROM search_entries),
+  ${SPANS.map((span, k) => `range${k} AS MATERIALIZED (${candidates(`${tried(k)}e.id > (SELECT top FROM newest) - ${span} * @window AND`)}),`).join('\n  ')}
   candidates AS (
-    SELECT id, document FROM newest WHERE (SELECT count(*) FROM newest) = @window
+    ${SPANS.map((_, k) => `SELECT id, document FROM range${k} WHERE ${enough(k)}`).join('\n    UNION ALL\n    ')}
     UNION ALL
-    (${candidates('(SELECT count(*) FROM newest) < @window AND')})),
+    (${candidates(tried(SPANS.length))})),
   page AS (
     SELECT c.id, ts_rank(c.document, q.query) AS score, row_number() OVER (ORDER BY c.id DESC) > @first AS older
       FROM candidates c, q
