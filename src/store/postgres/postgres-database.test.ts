@@ -150,11 +150,12 @@ await describeIfPostgres('PostgreSQL store', (url) => {
     const store = await makeStore();
     await store.database.migrate();
     const testId = '0b3c1234-5678-4abc-8def-000000000003';
-    // 40,000 entries (more than the first range, 32 x 1,000): 'alpha' in each, 'beta' in every hundredth (400: the second range's).
+    // 40,000 entries (more than the first range, 32 x 1,000): 'alpha' in each (found in the first range), 'beta' in every
+    // hundredth (400: the second range's), 'gamma' in every thousandth (40: too few to try the second range; all entries').
     await store.database.write(null, (tx) =>
       tx.run(
         `INSERT INTO search_entries (session_id, test_id, kind, start_ms, end_ms, speaker, text)
-         SELECT 's', @testId, 'transcript', i, i, NULL, CASE WHEN i % 100 = 0 THEN 'alpha beta' ELSE 'alpha' END FROM generate_series(1, 40000) AS i`,
+         SELECT 's', @testId, 'transcript', i, i, NULL, CASE WHEN i % 1000 = 0 THEN 'alpha beta gamma' WHEN i % 100 = 0 THEN 'alpha beta' ELSE 'alpha' END FROM generate_series(1, 40000) AS i`,
         { testId },
       ),
     );
@@ -165,6 +166,8 @@ await describeIfPostgres('PostgreSQL store', (url) => {
     const beta: number[] = [];
     for (let offset = 0; offset < 500; offset += 100) beta.push(...(await store.search.search(['beta'], within, offset, 100)).map((h) => h.startMs!));
     expect(beta.sort((a, b) => a - b)).toEqual(Array.from({ length: 400 }, (_, i) => (i + 1) * 100));
+    const gamma = (await store.search.search(['gamma'], within, 0, 100)).map((h) => h.startMs!);
+    expect(gamma.sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => (i + 1) * 1000));
   });
 
   it('concurrent writers: one user per email, one active credential per user', async () => {

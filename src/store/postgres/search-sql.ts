@@ -8,22 +8,21 @@
  *
  * GIN returns its matches unordered, so the newest were found by fetching every match and
  * sorting (`page`, in 36,000 of a million cues: 200-380 ms). Now they are looked for in the
- * newest 32 × @window entries first, then the newest 256 × @window, then all (SPANS): each
- * range is the GIN bitmap ANDed with a range of the primary key, so only the matches in it are
- * fetched, and the first range holding @window matches (or every entry) is the answer, the same
- * rows as a search of all. A common word stops at the first range; a word in 1/256 to 1/32 of
- * the entries fetches at most 8 × @window rows in the second; a rarer one has few matches to
- * fetch anyway, and pays the ranges' bitmaps (a few ms). The query is planned without its words
- * (q is materialized), so the generic plan a prepared statement settles on is the plan every
- * query gets anyway; `id + 0` keeps each range a bitmap scan instead of a walk of the primary
- * key backwards past every row that does not match, and the visibility filters are arrays, not
+ * newest 32 × @window entries first (near), then the newest 256 × @window (wide), then all:
+ * each range is the GIN bitmap ANDed with a range of the primary key, so only the matches in it
+ * are fetched, and the first range holding @window matches (or every entry) is the answer, the
+ * same rows as a search of all. A common word stops at near; one in 1/256 to 1/32 of the
+ * entries fetches at most about 8 × @window rows in wide; wide is skipped when near's count
+ * says it would not hold @window either (a rare word: few matches to fetch from all, and
+ * wide's bitmap of 256,000 keys cost ~10 ms). The query is planned without its words (q is
+ * materialized), so the generic plan a prepared statement settles on is the plan every query
+ * gets anyway; `id + 0` keeps each range a bitmap scan instead of a walk of the primary key
+ * backwards past every row that does not match, and the visibility filters are arrays, not
  * joins that a plan could rescan the bitmap for.
  *
  * @test: within one test, the tsquery of its lexeme in the document (migration 19), so GIN
  * intersects the words with the test; null otherwise.
  */
-/** The ranges tried before all entries: the newest this-many × @window entries. */
-const SPANS = [32, 256];
 const candidates = (where: string) => `
     SELECT e.id, e.document
       FROM search_entries e, q
@@ -32,10 +31,6 @@ const candidates = (where: string) => `
        AND e.kind = ANY (ARRAY(SELECT jsonb_array_elements_text(@kinds::jsonb)))
      ORDER BY e.id + 0 DESC
      LIMIT @window`;
-/** Whether range `k` (SPANS.length: all entries) is looked in: every smaller one held fewer than @window matches and not every entry. */
-const tried = (k: number) => SPANS.slice(0, k).map((span, j) => `(SELECT count(*) FROM range${j}) < @window AND (SELECT top FROM newest) > ${span} * @window AND `).join('');
-/** Whether range `k`'s matches are the answer: @window of them, or it held every entry (then they are all there are). */
-const enough = (k: number) => `(SELECT count(*) FROM range${k}) = @window OR (SELECT top FROM newest) <= ${SPANS[k]} * @window`;
 
 export const POSTGRES_SEARCH = `
   WITH q AS MATERIALIZED (
@@ -43,11 +38,21 @@ export const POSTGRES_SEARCH = `
            CASE WHEN CAST(@test AS text) IS NULL THEN to_tsquery('english', @match)
                 ELSE to_tsquery('english', @match) && CAST(@test AS text)::tsquery END AS filter),
   newest AS MATERIALIZED (SELECT max(id) AS top FROM search_entries),
-  ${SPANS.map((span, k) => `range${k} AS MATERIALIZED (${candidates(`${tried(k)}e.id > (SELECT top FROM newest) - ${span} * @window AND`)}),`).join('\n  ')}
+  near AS MATERIALIZED (${candidates('e.id > (SELECT top FROM newest) - 32 * @window AND')}),
+  near_found AS MATERIALIZED (
+    SELECT (SELECT count(*) FROM near) = @window OR top <= 32 * @window AS done,
+           (SELECT count(*) FROM near) * 8 >= @window AS widen
+      FROM newest),
+  wide AS MATERIALIZED (${candidates('NOT (SELECT done FROM near_found) AND (SELECT widen FROM near_found) AND e.id > (SELECT top FROM newest) - 256 * @window AND')}),
+  wide_found AS MATERIALIZED (
+    SELECT NOT n.done AND n.widen AND ((SELECT count(*) FROM wide) = @window OR (SELECT top FROM newest) <= 256 * @window) AS done
+      FROM near_found n),
   candidates AS (
-    ${SPANS.map((_, k) => `SELECT id, document FROM range${k} WHERE ${enough(k)}`).join('\n    UNION ALL\n    ')}
+    SELECT id, document FROM near WHERE (SELECT done FROM near_found)
     UNION ALL
-    (${candidates(tried(SPANS.length))})),
+    SELECT id, document FROM wide WHERE (SELECT done FROM wide_found)
+    UNION ALL
+    (${candidates('NOT (SELECT done FROM near_found) AND NOT (SELECT done FROM wide_found) AND')})),
   page AS (
     SELECT c.id, ts_rank(c.document, q.query) AS score, row_number() OVER (ORDER BY c.id DESC) > @first AS older
       FROM candidates c, q
