@@ -8,13 +8,14 @@
  *
  * GIN returns its matches unordered, so the newest were found by fetching every match and
  * sorting (`page`, in 36,000 of a million cues: 200-380 ms). Now they are looked for in the
- * newest 32 × @window entries first (near), then the newest 256 × @window (wide), then all:
- * each range is the GIN bitmap ANDed with a range of the primary key, so only the matches in it
- * are fetched, and the first range holding @window matches (or every entry) is the answer, the
- * same rows as a search of all. A common word stops at near; one in 1/256 to 1/32 of the
- * entries fetches at most about 8 × @window rows in wide; wide is skipped when near's count
- * says it would not hold @window either (a rare word: few matches to fetch from all, and
- * wide's bitmap of 256,000 keys cost ~10 ms). The query is planned without its words (q is
+ * newest 32 × @window entries first (near), then in a wider range (wide), then in all: each
+ * range is the GIN bitmap ANDed with a range of the primary key, so only the matches in it are
+ * fetched, and the first range holding @window matches (or every entry) is the answer, the
+ * same rows as a search of all. A common word stops at near. Wide is sized by what near found:
+ * 1.5 times the entries that should hold @window matches at near's rate, at most 256 × @window
+ * (a word in ~1 % of the entries fetches ~1,500 rows, not all 10,000 of its matches); it is
+ * skipped when near held under 1/8 of the window (a rare word: few matches to fetch from all,
+ * and a bitmap of 256,000 keys costs ~10 ms). The query is planned without its words (q is
  * materialized), so the generic plan a prepared statement settles on is the plan every query
  * gets anyway; `id + 0` keeps each range a bitmap scan instead of a walk of the primary key
  * backwards past every row that does not match, and the visibility filters are arrays, not
@@ -41,11 +42,12 @@ export const POSTGRES_SEARCH = `
   near AS MATERIALIZED (${candidates('e.id > (SELECT top FROM newest) - 32 * @window AND')}),
   near_found AS MATERIALIZED (
     SELECT (SELECT count(*) FROM near) = @window OR top <= 32 * @window AS done,
-           (SELECT count(*) FROM near) * 8 >= @window AS widen
+           (SELECT count(*) FROM near) * 8 >= @window AS widen,
+           LEAST(256 * @window, 48::bigint * @window * @window / GREATEST((SELECT count(*) FROM near), 1)) AS wide_span
       FROM newest),
-  wide AS MATERIALIZED (${candidates('NOT (SELECT done FROM near_found) AND (SELECT widen FROM near_found) AND e.id > (SELECT top FROM newest) - 256 * @window AND')}),
+  wide AS MATERIALIZED (${candidates('NOT (SELECT done FROM near_found) AND (SELECT widen FROM near_found) AND e.id > (SELECT top FROM newest) - (SELECT wide_span FROM near_found) AND')}),
   wide_found AS MATERIALIZED (
-    SELECT NOT n.done AND n.widen AND ((SELECT count(*) FROM wide) = @window OR (SELECT top FROM newest) <= 256 * @window) AS done
+    SELECT NOT n.done AND n.widen AND ((SELECT count(*) FROM wide) = @window OR (SELECT top FROM newest) <= n.wide_span) AS done
       FROM near_found n),
   candidates AS (
     SELECT id, document FROM near WHERE (SELECT done FROM near_found)
