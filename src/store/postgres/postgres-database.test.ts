@@ -117,10 +117,57 @@ await describeIfPostgres('PostgreSQL store', (url) => {
         INSERT INTO refresh_tokens (token_hash, grant_id, created_at, expires_at) VALUES ('h1', 'g1', 0, 1);`),
     );
     const store = await makeStore(undefined, schema);
-    expect((await store.database.migrate()).applied).toEqual([18]);
+    expect((await store.database.migrate()).applied).toEqual([18, 19]);
     expect(await store.database.all('SELECT indexname FROM pg_indexes WHERE schemaname = @schema AND tablename = @table', { schema, table: 'refresh_tokens' }))
       .toEqual([{ indexname: 'refresh_tokens_pkey' }]);
     expect(await store.apps.grantOfRefreshToken('h1', 'app1')).toBe('g1');
+  });
+
+  it('migration 19 puts the test of every entry a version-18 schema holds into its document, so a search within one test finds its entries only', async () => {
+    const [t1, t2] = ['0b3c1234-5678-4abc-8def-000000000001', '0b3c1234-5678-4abc-8def-000000000002'];
+    const schema = await schemaAt(18, (client) =>
+      client.query(
+        `INSERT INTO search_entries (session_id, test_id, kind, start_ms, end_ms, speaker, text)
+         VALUES ('s1', $1, 'transcript', 0, 1, NULL, 'The checkout button is green.'), ('s2', $2, 'transcript', 0, 1, NULL, 'Checkout button, where?'),
+                ('s3', $2, 'transcript', 0, 1, NULL, 'No checkout here.')`,
+        [t1, t2],
+      ),
+    );
+    const store = await makeStore(undefined, schema);
+    expect((await store.database.migrate()).applied).toEqual([19]);
+    const sessionsOf = async (testIds: string[]) => (await store.search.search(['checkout', 'button'], { testIds, kinds: ['transcript'] }, 0, 10)).map((h) => h.sessionId).sort();
+    expect(await sessionsOf([t1])).toEqual(['s1']);
+    expect(await sessionsOf([t2])).toEqual(['s2']);
+    expect(await sessionsOf([t1, t2])).toEqual(['s1', 's2']);
+    // The lexeme adds no position: the rank is the words' alone.
+    const [ranked] = await store.database.all<{ same: boolean }>(
+      "SELECT ts_rank(document, to_tsquery('english', 'checkout')) = ts_rank(to_tsvector('english', text), to_tsquery('english', 'checkout')) AS same FROM search_entries WHERE session_id = 's1'",
+    );
+    expect(ranked?.same).toBe(true);
+  });
+
+  it('search over more entries than its first ranges: the newest matches first, from whichever range holds them', async () => {
+    const store = await makeStore();
+    await store.database.migrate();
+    const testId = '0b3c1234-5678-4abc-8def-000000000003';
+    // 40,000 entries (more than the first range, 32 x 1,000): 'alpha' in each (found in the first range), 'beta' in every
+    // hundredth (400: the second range's), 'gamma' in every thousandth (40: too few to try the second range; all entries').
+    await store.database.write(null, (tx) =>
+      tx.run(
+        `INSERT INTO search_entries (session_id, test_id, kind, start_ms, end_ms, speaker, text)
+         SELECT 's', @testId, 'transcript', i, i, NULL, CASE WHEN i % 1000 = 0 THEN 'alpha beta gamma' WHEN i % 100 = 0 THEN 'alpha beta' ELSE 'alpha' END FROM generate_series(1, 40000) AS i`,
+        { testId },
+      ),
+    );
+    const within = { testIds: [testId], kinds: ['transcript' as const] };
+    const alpha = await store.search.search(['alpha'], within, 0, 100);
+    expect(alpha).toHaveLength(100);
+    expect(alpha.every((h) => h.startMs! > 39_000)).toBe(true);
+    const beta: number[] = [];
+    for (let offset = 0; offset < 500; offset += 100) beta.push(...(await store.search.search(['beta'], within, offset, 100)).map((h) => h.startMs!));
+    expect(beta.sort((a, b) => a - b)).toEqual(Array.from({ length: 400 }, (_, i) => (i + 1) * 100));
+    const gamma = (await store.search.search(['gamma'], within, 0, 100)).map((h) => h.startMs!);
+    expect(gamma.sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => (i + 1) * 1000));
   });
 
   it('concurrent writers: one user per email, one active credential per user', async () => {

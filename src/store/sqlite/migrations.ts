@@ -551,4 +551,28 @@ export const sqliteMigrations: readonly Migration[] = [
       DROP INDEX refresh_tokens_by_grant;
     `,
   },
+  {
+    // A search within one test (issue 32) intersects in the index: each entry's test as one
+    // token in a second FTS5 column (test_token, a virtual column of search_entries, which the
+    // external-content index reads by name), matched with the words. Before, FTS5 walked the
+    // newest matches of every test and each was looked up for its test: `page` within the
+    // oldest of ten tests, 125-155 ms over a million cues. Words are matched in `text` only.
+    version: 19,
+    sql: `
+      DROP TRIGGER search_entries_indexed;
+      DROP TRIGGER search_entries_unindexed;
+      DROP TABLE search_index;
+      ALTER TABLE search_entries ADD COLUMN test_token TEXT GENERATED ALWAYS AS ('t' || replace(test_id, '-', '')) VIRTUAL;
+      CREATE VIRTUAL TABLE search_index USING fts5(
+        text, test_token, content = 'search_entries', content_rowid = 'id', tokenize = 'porter unicode61 remove_diacritics 2'
+      );
+      INSERT INTO search_index (search_index) VALUES ('rebuild');
+      CREATE TRIGGER search_entries_indexed AFTER INSERT ON search_entries BEGIN
+        INSERT INTO search_index (rowid, text, test_token) VALUES (new.id, new.text, new.test_token);
+      END;
+      CREATE TRIGGER search_entries_unindexed AFTER DELETE ON search_entries BEGIN
+        INSERT INTO search_index (search_index, rowid, text, test_token) VALUES ('delete', old.id, old.text, old.test_token);
+      END;
+    `,
+  },
 ];
