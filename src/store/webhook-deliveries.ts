@@ -62,12 +62,12 @@ const claimedOf = (r: Row, now: number): ClaimedDelivery => ({
 
 // Two seeks of the (status, next_attempt_at) index, never a scan: due pending deliveries in
 // their order, and the few being delivered whose lease ran out (their process died).
-const DUE_PENDING = `SELECT d.subscription_id, d.event_id FROM webhook_deliveries d
-  WHERE d.status = 'pending' AND d.next_attempt_at <= @now ORDER BY d.next_attempt_at LIMIT @limit`;
-const LEASE_RAN_OUT = `SELECT d.subscription_id, d.event_id FROM webhook_deliveries d
-  WHERE d.status = 'delivering' AND d.lease_until <= @now LIMIT @limit`;
-/** Inside the claim's transaction: rows another process is claiming are passed over. */
-const claimable = (due: string) => `${due} FOR UPDATE SKIP LOCKED`;
+// The limit is written into the statement: as a parameter, PostgreSQL's generic plan of the
+// claim's UPDATE expects many rows and hash-joins them with a scan of every delivery.
+const duePending = (limit: number) => `SELECT d.subscription_id, d.event_id FROM webhook_deliveries d
+  WHERE d.status = 'pending' AND d.next_attempt_at <= @now ORDER BY d.next_attempt_at LIMIT ${Math.trunc(limit)}`;
+const leaseRanOut = (limit: number) => `SELECT d.subscription_id, d.event_id FROM webhook_deliveries d
+  WHERE d.status = 'delivering' AND d.lease_until <= @now LIMIT ${Math.trunc(limit)}`;
 const HELD = `subscription_id = @subscriptionId AND event_id = @eventId AND status = 'delivering' AND lease_owner = @owner`;
 
 /**
@@ -103,28 +103,34 @@ export class WebhookDeliveryRepository {
     // An idle worker asks often: a read first, so no write transaction is opened for nothing. A
     // plain read: locking the row it finds would make it a transaction of its own, with a
     // commit that waits for the WAL flush.
-    const probe = { now: this.clock.now(), limit: 1 };
-    if (!busy && !(await this.db.one(DUE_PENDING, probe)) && !(await this.db.one(LEASE_RAN_OUT, probe))) return [];
+    const probe = { now: this.clock.now() };
+    if (!busy && !(await this.db.one(duePending(1), probe)) && !(await this.db.one(leaseRanOut(1), probe))) return [];
     return this.db.write(null, async (tx) => {
       const now = this.clock.now();
-      const expired = await tx.all<{ subscription_id: string; event_id: string }>(claimable(LEASE_RAN_OUT), { now, limit });
-      const due = [...expired, ...(await tx.all<{ subscription_id: string; event_id: string }>(claimable(DUE_PENDING), { now, limit: limit - expired.length }))];
-      if (due.length === 0) return [];
-      const params: Record<string, unknown> = { owner, leaseUntil: now + leaseMs, now };
-      const keys = due.map((r, i) => {
-        params[`s${i}`] = r.subscription_id;
-        params[`e${i}`] = r.event_id;
+      const params = { owner, leaseUntil: now + leaseMs, now };
+      // Each set taken in one statement, its rows locked as the UPDATE reads them, or passed
+      // over when another process is claiming them.
+      const take = (due: string) =>
+        tx.all<{ subscription_id: string; event_id: string }>(
+          `UPDATE webhook_deliveries SET status = 'delivering', attempts = attempts + 1, lease_owner = @owner, lease_until = @leaseUntil, updated_at = @now
+             FROM (${due} FOR UPDATE SKIP LOCKED) AS due
+            WHERE webhook_deliveries.subscription_id = due.subscription_id AND webhook_deliveries.event_id = due.event_id
+            RETURNING webhook_deliveries.subscription_id, webhook_deliveries.event_id`,
+          params,
+        );
+      const expired = await take(leaseRanOut(limit));
+      const claimed = expired.length < limit ? [...expired, ...(await take(duePending(limit - expired.length)))] : expired;
+      if (claimed.length === 0) return [];
+      const keys: Record<string, unknown> = {};
+      const pairs = claimed.map((r, i) => {
+        keys[`s${i}`] = r.subscription_id;
+        keys[`e${i}`] = r.event_id;
         return `(@s${i}, @e${i})`;
       });
       // A join with the pairs as VALUES: a primary-key seek each on both engines (PostgreSQL's
       // generic plan for a row-value IN list of parameters scanned the whole table).
-      const pairs = `(VALUES ${keys.join(', ')}) AS k`;
-      await tx.run(
-        `UPDATE webhook_deliveries SET status = 'delivering', attempts = attempts + 1, lease_owner = @owner, lease_until = @leaseUntil,
-           updated_at = @now FROM ${pairs} WHERE webhook_deliveries.subscription_id = k.column1 AND webhook_deliveries.event_id = k.column2`,
-        params,
-      );
-      return (await tx.all(`${CLAIMED} JOIN ${pairs} ON d.subscription_id = k.column1 AND d.event_id = k.column2`, params)).map((r) => claimedOf(r, now));
+      const rows = await tx.all(`${CLAIMED} JOIN (VALUES ${pairs.join(', ')}) AS k ON d.subscription_id = k.column1 AND d.event_id = k.column2`, keys);
+      return rows.map((r) => claimedOf(r, now));
     }, BOOKKEEPING);
   }
 
