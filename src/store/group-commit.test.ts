@@ -29,7 +29,7 @@ describe('GroupCommit', () => {
     expect(writes).toEqual([[1, 2], [9]]);
   });
 
-  it('writes each item of a failed shared write alone, so only the failing item fails its caller', async () => {
+  it('tries each item of a failed write once more alone, so only the failing item fails its caller', async () => {
     const writes: number[][] = [];
     const group = new GroupCommit<number, number>(async (items) => {
       writes.push(items);
@@ -43,5 +43,14 @@ describe('GroupCommit', () => {
       { status: 'fulfilled', value: 30 },
     ]);
     expect(writes).toEqual([[1, 2, 3], [1], [2], [3]]);
+  });
+
+  it('answers an item whose write failed once from its second try', async () => {
+    let failures = 1;
+    const group = new GroupCommit<number, number>(async (items) => {
+      if (failures-- > 0) throw new Error('connection dropped');
+      return items.map((n) => n + 1);
+    }, 10);
+    expect(await group.add(1)).toBe(2);
   });
 });

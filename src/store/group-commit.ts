@@ -1,9 +1,9 @@
 /**
  * Writes what many callers hand it in shared transactions: an item waits for the next turn of
  * the event loop, and while a write runs what arrives waits for the next one; each write takes
- * everything waiting (up to `max`). Each caller gets its own item's answer. When a shared write
- * fails, each of its items is written again alone, so one item's failure (or a deadlock with
- * another process) fails only its own caller.
+ * everything waiting (up to `max`). Each caller gets its own item's answer. When a write fails,
+ * each of its items is tried once more alone: a passing fault (a dropped connection, a deadlock
+ * with another process) costs no caller its answer, and one item's own failure fails only it.
  */
 export class GroupCommit<T, R> {
   private waiting: { item: T; resolve: (answer: R) => void; reject: (err: unknown) => void }[] = [];
@@ -30,9 +30,8 @@ export class GroupCommit<T, R> {
       try {
         const answers = await this.write(batch.map((w) => w.item));
         batch.forEach((w, i) => w.resolve(answers[i]!));
-      } catch (err) {
-        if (batch.length === 1) batch[0]!.reject(err);
-        else for (const w of batch) await this.write([w.item]).then(([answer]) => w.resolve(answer!), w.reject);
+      } catch {
+        for (const w of batch) await this.write([w.item]).then(([answer]) => w.resolve(answer!), w.reject);
       }
     }
     this.writing = false;

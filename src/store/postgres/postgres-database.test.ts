@@ -207,6 +207,38 @@ await describeIfPostgres('PostgreSQL store', (url) => {
     expect(keys.filter((k) => k.retiredAt === null)).toHaveLength(1);
   });
 
+  it("recording an attempt while its subscription is being deleted: one waits for the other, neither deadlocks", async () => {
+    const schema = uniqueSchemaName('t_store');
+    const store = await makeStore(new ManualClock(Date.UTC(2026, 0, 1)), schema);
+    await store.database.migrate();
+    await store.directory.createWorkspace({ id: 'w', name: 'W' }, by);
+    await store.directory.createTest({ id: 't', workspaceId: 'w', title: 'T', productType: 'p' }, by);
+    const { id: userId } = await store.credentials.createUser('ada@example.com', by);
+    await store.credentials.createCredential({ clientId: 'c', email: 'ada@example.com', secretHash: 'h' }, by);
+    const sub = await store.webhooks.create({ userId, clientId: 'c', url: 'https://hooks.example.com/in', events: ['session.completed'], secret: 'whsec_c2VjcmV0' }, by);
+    await store.sessions.importSessions('t', [{ sessionId: 's1', audienceId: null, status: 'COMPLETE', startTime: 1, finishTime: null }], by);
+    const [claimed] = await store.webhookDeliveries.claim('w1', 60_000, 10);
+    // A deletion's locks in its order (webhooks.delete): the subscription, then its deliveries.
+    const deleting = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
+    await deleting.connect();
+    try {
+      await deleting.query('BEGIN');
+      await deleting.query('SELECT 1 FROM webhook_subscriptions WHERE id = $1 FOR UPDATE', [sub.id]);
+      // A failure also marks the subscription failing: the record wants its row too.
+      const recording = store.webhookDeliveries.failed(claimed!, 'w1', { responseCode: 500, durationMs: 1, error: 'HTTP 500' }, { then: 'retry', at: Date.UTC(2026, 0, 2) });
+      recording.catch(() => undefined); // awaited below; a deadlock would reject it meanwhile
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await deleting.query('DELETE FROM webhook_deliveries WHERE subscription_id = $1', [sub.id]);
+      await deleting.query('DELETE FROM webhook_subscription_events WHERE subscription_id = $1', [sub.id]);
+      await deleting.query('DELETE FROM webhook_subscriptions WHERE id = $1', [sub.id]);
+      await deleting.query('COMMIT');
+      // The record waited for the deletion and found nothing left to record.
+      expect(await recording).toBe(false);
+    } finally {
+      await deleting.end();
+    }
+  });
+
   it('keeps its tables in its own schema', async () => {
     const store = await makeStore();
     await store.database.migrate();
