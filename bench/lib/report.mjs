@@ -21,8 +21,9 @@ export const TARGETS = [
   { id: 'token/token.oidc-provider', title: 'token endpoint / oidc-provider (RS256 JWT)', target: 2.0, better: 'higher' },
   // Not a target: what the endpoint costs when every request is signed (TOKEN_REUSE_SECONDS=0).
   { id: 'token.signing/token.oidc-provider', title: 'token endpoint, signing every request / oidc-provider', target: null, better: 'higher' },
-  // Issue 34: an app's refresh (rotation: one write transaction, then a signature) at least as fast as client credentials signing every request.
-  { id: 'token.refresh/token.signing', title: 'refresh_token grant / client credentials, both signing every request', target: 1.0, better: 'higher' },
+  // Issue 34: an app's refresh (rotation: one write transaction, then a signature) costs no more per request than client credentials
+  // signing every request: server CPU µs per request (medians of the runs), which a machine shared with other work does not skew as it does req/s.
+  { id: 'token.refresh/token.signing', title: 'refresh_token grant / client credentials, both signing every request (CPU µs/req)', metric: 'cpu', target: 1.0, better: 'lower' },
   // Not a target: a code exchange (a grant and its refresh token written, then a signature) against the same client credentials.
   { id: 'token.code/token.signing', title: 'authorization_code grant / client credentials, both signing every request', target: null, better: 'higher' },
   { id: 'peakRssUnderListMb', title: 'peak RSS of a server process under list load (MB)', target: 150, better: 'lower' },

@@ -119,30 +119,29 @@ export const QUERIES = [
   { q: 'zyzzyva' },
   { q: 'page', test: 0 },
 ];
-/** PostgreSQL's english configuration drops these (stop words); FTS5 keeps every word. */
-const PG_STOP_WORDS = new Set(['the', 'i']);
-const wordsOf = (query, engine) => query.q.split(' ').filter((w) => engine !== 'pg' || !PG_STOP_WORDS.has(w));
+/** English stop words among the queries' words: the search leaves them out on both engines (src/search/stop-words.ts). */
+const STOP_WORDS = new Set(['the', 'i']);
+const wordsOf = (query) => query.q.split(' ').filter((w) => !STOP_WORDS.has(w));
 
 /**
  * Calls `fn(session, cueIndex, startMs, words, speaker)` for every cue, sessions in order, and
  * returns how many cues each query matches (its words all present, in its test if it names one).
  */
 function forEachCue(sessions, cues, fn) {
-  const counts = { sqlite: QUERIES.map(() => 0), pg: QUERIES.map(() => 0) };
-  const queryWords = { sqlite: QUERIES.map((q) => wordsOf(q, 'sqlite')), pg: QUERIES.map((q) => wordsOf(q, 'pg')) };
+  const counts = QUERIES.map(() => 0);
+  const queryWords = QUERIES.map(wordsOf);
   for (let i = 0; i < cues; i++) {
     const session = sessions[Math.floor(i / CUES_PER_SESSION)];
     const { words, speaker } = cue(i);
     fn(session, (i % CUES_PER_SESSION) * CUE_EVERY_MS, words, speaker);
     const present = new Set(words);
-    for (const engine of ['sqlite', 'pg']) {
-      QUERIES.forEach((query, k) => {
-        const need = queryWords[engine][k];
-        if (need.length > 0 && (query.test === undefined || query.test === session.testIndex) && need.every((w) => present.has(w))) counts[engine][k]++;
-      });
-    }
+    QUERIES.forEach((query, k) => {
+      const need = queryWords[k];
+      if (need.length > 0 && (query.test === undefined || query.test === session.testIndex) && need.every((w) => present.has(w))) counts[k]++;
+    });
   }
-  return counts;
+  // Both engines find the same: the same words, stop words left out.
+  return { sqlite: counts, pg: counts };
 }
 
 function layoutFor(cues) {
@@ -266,7 +265,7 @@ async function precheck(server, engine, seeded, mcpToken) {
       const ordinal = bySession.get(hit.sessionId);
       const index = ordinal * CUES_PER_SESSION + hit.startMs / CUE_EVERY_MS;
       const words = ordinal === undefined ? [] : cue(index).words;
-      if (!wordsOf(query, engine).every((w) => words.includes(w)) || (query.test !== undefined && hit.testId !== seeded.testIds[query.test])) {
+      if (!wordsOf(query).every((w) => words.includes(w)) || (query.test !== undefined && hit.testId !== seeded.testIds[query.test])) {
         throw new Error(`${server.name}: "${query.q}" found session ${hit.sessionId} at ${hit.startMs} ms, whose cue does not match`);
       }
     }

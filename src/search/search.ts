@@ -4,6 +4,7 @@ import type { ResourceAccess } from '../access/resource-access.js';
 import type { SearchRepository } from '../store/search.js';
 import type { SessionDetailsRepository } from '../store/session-details.js';
 import { searchWords } from './search-query.js';
+import { searchedWords } from './stop-words.js';
 
 export const SearchHit = Type.Object(
   {
@@ -25,7 +26,9 @@ export const SearchHit = Type.Object(
 
 export const SearchResponse = Type.Object(
   {
-    query: Type.String({ description: 'The words searched for, as the index sees them.' }),
+    query: Type.String({
+      description: 'The words searched for, as the index sees them: English stop words (`the`, `i`, `not`, ...) left out; empty when the query had no other words, which finds nothing.',
+    }),
     hits: Type.Array(SearchHit, { description: 'Best first.' }),
     meta: Type.Object(
       {
@@ -63,7 +66,7 @@ export async function search(
   /** What the query parameter is called where it came from, for the refusal's wording. */
   queryName = 'q',
 ): Promise<SearchResponse> {
-  const words = searchWords(request.q, queryName);
+  const words = searchedWords(searchWords(request.q, queryName));
   const scope = await deps.access.searchScope(caller, request.testId);
   const found = await deps.search.search(words, scope, request.offset, request.limit + 1);
   const hits = found.slice(0, request.limit);

@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.js';
 import { audit } from './audit-log.js';
 import { StoreConflictError } from './conflicts.js';
-import type { Database, Reader, Row } from './database.js';
+import type { Database, Reader, Row, Transaction } from './database.js';
+import { GroupCommit } from './group-commit.js';
 import type { Actor, Principal } from './store.js';
 
 export type ClientType = 'confidential' | 'public';
@@ -129,6 +130,46 @@ const grantOf = (r: Row): Grant => ({
   resource: (r.resource as string | null) ?? null,
 });
 
+interface RotationRequest {
+  tokenHash: string;
+  clientId: string;
+  next: { hash: string; expiresAt: number };
+  check: (grant: Grant) => string | null;
+}
+
+/** Rotations per shared transaction at most: enough for a burst, short enough that none waits long. */
+const MAX_ROTATIONS_PER_TRANSACTION = 64;
+
+/** One rotation inside `tx` (see `AppRepository.rotateRefreshToken`). */
+async function rotateIn(tx: Transaction, now: number, { tokenHash, clientId, next, check }: RotationRequest): Promise<RefreshRotation> {
+  const r = await tx.one(
+    `SELECT r.used_at, r.expires_at, g.id, g.user_id, g.client_id, g.scopes, g.resource, g.revoked_at, g.last_used_at
+       FROM refresh_tokens r JOIN app_grants g ON g.id = r.grant_id WHERE r.token_hash = @tokenHash FOR UPDATE`,
+    { tokenHash },
+  );
+  // Another client's refresh token is unknown to this one, and stays usable by its own.
+  if (!r || r.client_id !== clientId) return { ok: false, reason: 'unknown' };
+  const grant = grantOf(r);
+  if (r.used_at !== null) return { ok: false, reason: 'reused', grantId: grant.id };
+  if (r.revoked_at !== null) return { ok: false, reason: 'revoked' };
+  if ((r.expires_at as number) <= now) return { ok: false, reason: 'expired' };
+  const refused = check(grant);
+  if (refused !== null) return { ok: false, reason: 'refused', detail: refused, grant };
+  await tx.run('UPDATE refresh_tokens SET used_at = @now WHERE token_hash = @tokenHash', { tokenHash, now });
+  await tx.run('INSERT INTO refresh_tokens (token_hash, grant_id, created_at, expires_at) VALUES (@hash, @grantId, @now, @expiresAt)', {
+    hash: next.hash,
+    grantId: grant.id,
+    now,
+    expiresAt: next.expiresAt,
+  });
+  // A grant's last use is shown to its user; a minute is precise enough, and spares most rotations a third write.
+  const lastUsedAt = (r.last_used_at as number | null) ?? null;
+  if (lastUsedAt === null || now - lastUsedAt >= GRANT_LAST_USED_RESOLUTION_MS) {
+    await tx.run('UPDATE app_grants SET last_used_at = @now WHERE id = @id', { id: grant.id, now });
+  }
+  return { ok: true, grant };
+}
+
 /**
  * Partner apps, what users approved them for (grants), and the codes and refresh tokens of
  * those approvals (only their hashes). A revocation announces `access`, so every process's
@@ -139,6 +180,16 @@ export class AppRepository {
     private readonly db: Database,
     private readonly clock: Clock,
   ) {}
+
+  private readonly rotations = new GroupCommit<RotationRequest, RefreshRotation>(
+    (requests) =>
+      this.db.write(null, async (tx) => {
+        const answers: RefreshRotation[] = [];
+        for (const request of requests) answers.push(await rotateIn(tx, this.clock.now(), request));
+        return answers;
+      }),
+    MAX_ROTATIONS_PER_TRANSACTION,
+  );
 
   createApp(input: NewApp, by: Actor): Promise<App> {
     return this.db.write(null, async (tx) => {
@@ -261,6 +312,10 @@ export class AppRepository {
    * family. A token used before means it was copied: the caller revokes the whole family.
    * `check` says why this request may not have the grant's tokens (a wider scope, another
    * resource); then nothing changes and the presented token stays usable.
+   *
+   * Rotations arriving together share one transaction (one COMMIT, and on PostgreSQL one WAL
+   * flush, for all of them), each run as if alone and in arrival order: a token presented
+   * twice in one batch is rotated once and then found used, as it would be one after the other.
    */
   rotateRefreshToken(
     tokenHash: string,
@@ -268,35 +323,7 @@ export class AppRepository {
     next: { hash: string; expiresAt: number },
     check: (grant: Grant) => string | null,
   ): Promise<RefreshRotation> {
-    return this.db.write(null, async (tx) => {
-      const r = await tx.one(
-        `SELECT r.used_at, r.expires_at, g.id, g.user_id, g.client_id, g.scopes, g.resource, g.revoked_at, g.last_used_at
-           FROM refresh_tokens r JOIN app_grants g ON g.id = r.grant_id WHERE r.token_hash = @tokenHash FOR UPDATE`,
-        { tokenHash },
-      );
-      // Another client's refresh token is unknown to this one, and stays usable by its own.
-      if (!r || r.client_id !== clientId) return { ok: false, reason: 'unknown' } as const;
-      const grant = grantOf(r);
-      if (r.used_at !== null) return { ok: false, reason: 'reused', grantId: grant.id } as const;
-      if (r.revoked_at !== null) return { ok: false, reason: 'revoked' } as const;
-      const now = this.clock.now();
-      if ((r.expires_at as number) <= now) return { ok: false, reason: 'expired' } as const;
-      const refused = check(grant);
-      if (refused !== null) return { ok: false, reason: 'refused', detail: refused, grant } as const;
-      await tx.run('UPDATE refresh_tokens SET used_at = @now WHERE token_hash = @tokenHash', { tokenHash, now });
-      await tx.run('INSERT INTO refresh_tokens (token_hash, grant_id, created_at, expires_at) VALUES (@hash, @grantId, @now, @expiresAt)', {
-        hash: next.hash,
-        grantId: grant.id,
-        now,
-        expiresAt: next.expiresAt,
-      });
-      // A grant's last use is shown to its user; a minute is precise enough, and spares most rotations a third write.
-      const lastUsedAt = (r.last_used_at as number | null) ?? null;
-      if (lastUsedAt === null || now - lastUsedAt >= GRANT_LAST_USED_RESOLUTION_MS) {
-        await tx.run('UPDATE app_grants SET last_used_at = @now WHERE id = @id', { id: grant.id, now });
-      }
-      return { ok: true, grant } as const;
-    });
+    return this.rotations.add({ tokenHash, clientId, next, check });
   }
 
   /** The grant a refresh token of `clientId` belongs to (spent or not), or null. */

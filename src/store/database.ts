@@ -44,6 +44,16 @@ export type Dialect = 'sqlite' | 'postgres';
 export const jsonRows = (dialect: Dialect, name: string): string =>
   dialect === 'sqlite' ? `json_each(@${name})` : `jsonb_array_elements(CAST(@${name} AS jsonb)) AS json_rows (value)`;
 
+export interface WriteOptions {
+  /**
+   * False: PostgreSQL's COMMIT returns before the transaction's WAL reaches the disk
+   * (`synchronous_commit` off for it alone), sparing a flush per transaction; a crash may then
+   * lose the last few hundred milliseconds of such commits though they were answered. Only for
+   * writes whose loss the caller recovers from. SQLite ignores it.
+   */
+  waitForDisk?: boolean;
+}
+
 export interface Database extends Reader {
   readonly dialect: Dialect;
   /**
@@ -51,7 +61,7 @@ export interface Database extends Reader {
    * the whole database (SQLite, whose write transactions are exclusive): COMMIT when `fn`
    * resolves, ROLLBACK when it throws. Then announces `change`.
    */
-  write<T>(change: Change | null, fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  write<T>(change: Change | null, fn: (tx: Transaction) => Promise<T>, options?: WriteOptions): Promise<T>;
   migrate(): Promise<{ applied: number[] }>;
   /** Cheap liveness check. */
   ping(): Promise<void>;

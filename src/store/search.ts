@@ -1,7 +1,7 @@
 import { plainCues } from './cue-text.js';
 import type { TranscriptCue } from './webvtt.js';
 import { jsonRows, type Database, type Transaction } from './database.js';
-import { POSTGRES_SEARCH, postgresMatch } from './postgres/search-sql.js';
+import { POSTGRES_SEARCH, postgresMatch, postgresTestQuery } from './postgres/search-sql.js';
 import { SQLITE_SEARCH, sqliteMatch } from './sqlite/search-sql.js';
 
 /** What a search finds: a stretch of a transcript, or an answer to a task. */
@@ -113,8 +113,11 @@ export class SearchRepository {
   async search(words: readonly string[], within: { testIds: readonly string[]; kinds: readonly SearchKind[] }, offset: number, limit: number): Promise<SearchHit[]> {
     if (within.testIds.length === 0 || within.kinds.length === 0 || words.length === 0) return [];
     const sqlite = this.db.dialect === 'sqlite';
+    // Within one test, the index intersects the words with the test (migration 19).
+    const oneTest = within.testIds.length === 1 ? within.testIds[0] : undefined;
     const rows = await this.db.all<Record<string, unknown>>(sqlite ? SQLITE_SEARCH : POSTGRES_SEARCH, {
-      match: sqlite ? sqliteMatch(words) : postgresMatch(words),
+      match: sqlite ? sqliteMatch(words, oneTest) : postgresMatch(words),
+      ...(sqlite ? {} : { test: oneTest === undefined ? null : postgresTestQuery(oneTest) }),
       tests: JSON.stringify(within.testIds),
       kinds: JSON.stringify(within.kinds),
       window: rankWindow(offset, limit),

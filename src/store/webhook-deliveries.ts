@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { Database, Row, Transaction } from './database.js';
+import type { Database, Row, Transaction, WriteOptions } from './database.js';
 import { inList, type WebhookEventData, type WebhookEventType } from './webhook-events.js';
 import type { WebhookPendingBatches } from './webhook-pending-batches.js';
 import type { WebhookRepository } from './webhooks.js';
@@ -63,11 +63,23 @@ const claimedOf = (r: Row, now: number): ClaimedDelivery => ({
 
 // Two seeks of the (status, next_attempt_at) index, never a scan: due pending deliveries in
 // their order, and the few being delivered whose lease ran out (their process died).
-const DUE_PENDING = `SELECT d.subscription_id, d.event_id FROM webhook_deliveries d
-  WHERE d.status = 'pending' AND d.next_attempt_at <= @now ORDER BY d.next_attempt_at LIMIT @limit FOR UPDATE SKIP LOCKED`;
-const LEASE_RAN_OUT = `SELECT d.subscription_id, d.event_id FROM webhook_deliveries d
-  WHERE d.status = 'delivering' AND d.lease_until <= @now LIMIT @limit FOR UPDATE SKIP LOCKED`;
+// The limit is written into the statement: as a parameter, PostgreSQL's generic plan of the
+// claim's UPDATE expects many rows and hash-joins them with a scan of every delivery.
+const duePending = (limit: number) => `SELECT d.subscription_id, d.event_id FROM webhook_deliveries d
+  WHERE d.status = 'pending' AND d.next_attempt_at <= @now ORDER BY d.next_attempt_at LIMIT ${Math.trunc(limit)}`;
+const leaseRanOut = (limit: number) => `SELECT d.subscription_id, d.event_id FROM webhook_deliveries d
+  WHERE d.status = 'delivering' AND d.lease_until <= @now LIMIT ${Math.trunc(limit)}`;
 const HELD = `subscription_id = @subscriptionId AND event_id = @eventId AND status = 'delivering' AND lease_owner = @owner`;
+
+/**
+ * The worker's own bookkeeping (claims, attempts' ends) does not wait for PostgreSQL's WAL
+ * flush at COMMIT (~3 ms here, per transaction). A crash may lose its last few hundred
+ * milliseconds of commits, which leaves those deliveries as they were before: pending, or
+ * leased to the dead process. They are sent again, with the same webhook-id, once due or once
+ * the lease runs out: the at-least-once a crash mid-send already gives. A lost claim was never
+ * sent; a lost end is sent again.
+ */
+const BOOKKEEPING: WriteOptions = { waitForDisk: false };
 
 /**
  * The delivery side of the outbox, claimed as the job queue claims jobs: a due delivery is
@@ -87,34 +99,44 @@ export class WebhookDeliveryRepository {
   /**
    * Takes up to `limit` due deliveries for `owner` for `leaseMs`, each starting an attempt.
    * A pending batch of the import's outbox is expanded first, one per claim (its own
-   * transaction, kept short): its deliveries are due from then on.
+   * transaction, kept short): its deliveries are due from then on. `busy`: the caller's last
+   * claim found all it asked for, so more is likely due (the read that spares an idle caller a
+   * write transaction is skipped).
    */
-  async claim(owner: string, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
+  async claim(owner: string, leaseMs: number, limit: number, { busy = false } = {}): Promise<ClaimedDelivery[]> {
     // An idle worker asks often: reads first, so no write transaction is opened for nothing.
-    const probe = { now: this.clock.now(), limit: 1 };
+    // Plain reads: locking the row found would make each a transaction of its own, with a
+    // commit that waits for the WAL flush.
+    const probe = { now: this.clock.now() };
     if (await this.batches.waiting()) await this.batches.expandNext();
-    else if (!(await this.db.one(DUE_PENDING, probe)) && !(await this.db.one(LEASE_RAN_OUT, probe))) return [];
+    else if (!busy && !(await this.db.one(duePending(1), probe)) && !(await this.db.one(leaseRanOut(1), probe))) return [];
     return this.db.write(null, async (tx) => {
       const now = this.clock.now();
-      const expired = await tx.all<{ subscription_id: string; event_id: string }>(LEASE_RAN_OUT, { now, limit });
-      const due = [...expired, ...(await tx.all<{ subscription_id: string; event_id: string }>(DUE_PENDING, { now, limit: limit - expired.length }))];
-      if (due.length === 0) return [];
-      const params: Record<string, unknown> = { owner, leaseUntil: now + leaseMs, now };
-      const keys = due.map((r, i) => {
-        params[`s${i}`] = r.subscription_id;
-        params[`e${i}`] = r.event_id;
+      const params = { owner, leaseUntil: now + leaseMs, now };
+      // Each set taken in one statement, its rows locked as the UPDATE reads them, or passed
+      // over when another process is claiming them.
+      const take = (due: string) =>
+        tx.all<{ subscription_id: string; event_id: string }>(
+          `UPDATE webhook_deliveries SET status = 'delivering', attempts = attempts + 1, lease_owner = @owner, lease_until = @leaseUntil, updated_at = @now
+             FROM (${due} FOR UPDATE SKIP LOCKED) AS due
+            WHERE webhook_deliveries.subscription_id = due.subscription_id AND webhook_deliveries.event_id = due.event_id
+            RETURNING webhook_deliveries.subscription_id, webhook_deliveries.event_id`,
+          params,
+        );
+      const expired = await take(leaseRanOut(limit));
+      const claimed = expired.length < limit ? [...expired, ...(await take(duePending(limit - expired.length)))] : expired;
+      if (claimed.length === 0) return [];
+      const keys: Record<string, unknown> = {};
+      const pairs = claimed.map((r, i) => {
+        keys[`s${i}`] = r.subscription_id;
+        keys[`e${i}`] = r.event_id;
         return `(@s${i}, @e${i})`;
       });
       // A join with the pairs as VALUES: a primary-key seek each on both engines (PostgreSQL's
       // generic plan for a row-value IN list of parameters scanned the whole table).
-      const pairs = `(VALUES ${keys.join(', ')}) AS k`;
-      await tx.run(
-        `UPDATE webhook_deliveries SET status = 'delivering', attempts = attempts + 1, lease_owner = @owner, lease_until = @leaseUntil,
-           updated_at = @now FROM ${pairs} WHERE webhook_deliveries.subscription_id = k.column1 AND webhook_deliveries.event_id = k.column2`,
-        params,
-      );
-      return (await tx.all(`${CLAIMED} JOIN ${pairs} ON d.subscription_id = k.column1 AND d.event_id = k.column2`, params)).map((r) => claimedOf(r, now));
-    });
+      const rows = await tx.all(`${CLAIMED} JOIN (VALUES ${pairs.join(', ')}) AS k ON d.subscription_id = k.column1 AND d.event_id = k.column2`, keys);
+      return rows.map((r) => claimedOf(r, now));
+    }, BOOKKEEPING);
   }
 
   /**
@@ -122,14 +144,26 @@ export class WebhookDeliveryRepository {
    * one commit for all of them), each as its own method below would. Resolves, for each, to
    * whether `owner` still held its lease (false: nothing recorded for it).
    */
-  record(owner: string, ends: readonly AttemptEnd[]): Promise<boolean[]> {
+  async record(owner: string, ends: readonly AttemptEnd[]): Promise<boolean[]> {
+    if (ends.length === 0) return [];
     return this.db.write(null, async (tx) => {
+      // The batch's subscriptions first, in id order. Deleting a subscription locks it and then
+      // its deliveries; this transaction locks deliveries and then (failing_since, disabling)
+      // their subscriptions: taken the other way round the two deadlock, and PostgreSQL would end
+      // this whole batch, whose deliveries would then wait out their leases. KEY SHARE waits only
+      // for a deletion, never for another process recording.
+      const ids = inList([...new Set(ends.map((e) => e.delivery.subscriptionId))].sort());
+      const subscriptions = await tx.all<{ id: string; failing_since: number | null }>(
+        `SELECT id, failing_since FROM webhook_subscriptions WHERE id IN (${ids.sql}) ORDER BY id FOR KEY SHARE`,
+        ids.params,
+      );
+      const failing = new Set(subscriptions.filter((s) => s.failing_since !== null).map((s) => s.id));
       // Successes (nearly every end) set-wise: a statement per chunk, not two per delivery.
-      const succeeded = await this.succeededIn(tx, owner, ends.filter((e) => e.then === 'succeeded'));
+      const succeeded = await this.succeededIn(tx, owner, ends.filter((e) => e.then === 'succeeded'), failing);
       const held: boolean[] = [];
       for (const end of ends) held.push(end.then === 'succeeded' ? succeeded.has(pairKey(end.delivery)) : await this.recordIn(tx, owner, end));
       return held;
-    });
+    }, BOOKKEEPING);
   }
 
   /** Records a 2xx; the subscription is no longer failing. False when `owner` lost the lease. */
@@ -155,9 +189,10 @@ export class WebhookDeliveryRepository {
 
   /**
    * Records 2xx answers, SUCCEEDED_CHUNK at a time: each a delivery `owner` still holds; their
-   * subscriptions are no longer failing. Resolves to the pairs (pairKey) recorded.
+   * subscriptions (those of them `failing`) are no longer failing. Resolves to the pairs
+   * (pairKey) recorded.
    */
-  private async succeededIn(tx: Transaction, owner: string, ends: readonly AttemptEnd[]): Promise<Set<string>> {
+  private async succeededIn(tx: Transaction, owner: string, ends: readonly AttemptEnd[], failing: ReadonlySet<string>): Promise<Set<string>> {
     const held = new Set<string>();
     for (let from = 0; from < ends.length; from += SUCCEEDED_CHUNK) {
       const chunk = ends.slice(from, from + SUCCEEDED_CHUNK);
@@ -176,8 +211,9 @@ export class WebhookDeliveryRepository {
         params,
       );
       for (const r of recorded) held.add(`${r.subscription_id} ${r.event_id}`);
-      const subscriptions = inList([...new Set(recorded.map((r) => r.subscription_id))]);
-      if (recorded.length > 0) {
+      const recovered = [...new Set(recorded.map((r) => r.subscription_id))].filter((id) => failing.has(id));
+      const subscriptions = inList(recovered);
+      if (recovered.length > 0) {
         await tx.run(`UPDATE webhook_subscriptions SET failing_since = NULL WHERE id IN (${subscriptions.sql}) AND failing_since IS NOT NULL`, subscriptions.params);
       }
     }

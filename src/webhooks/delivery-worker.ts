@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import { ClaimLoop, leaseOwnerName } from '../jobs/claim-loop.js';
 import type { AttemptEnd, AttemptFollowUp, ClaimedDelivery, WebhookDeliveryRepository } from '../store/webhook-deliveries.js';
 import { envelopeBody } from './envelope.js';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit } from '../store/group-commit.js';
 import { nextAttemptAt, RETRY_WINDOW_MS, retryAfterMs } from './retry-schedule.js';
 import type { WebhookSender } from './sender.js';
 import { signedHeaders } from './signing.js';
@@ -36,6 +36,13 @@ export interface DeliveryWorkerOptions {
 export type DeliveryOutcome = 'succeeded' | 'retry' | 'failed' | 'disabled' | 'skipped' | 'lost_lease';
 type Outcome = DeliveryOutcome;
 
+/** How an attempt ended, before it is recorded: its end, and what the log says of it. */
+interface Attempt {
+  end: AttemptEnd;
+  status?: number | null;
+  error?: string | null;
+}
+
 /**
  * Delivers the outbox from this server process (every process runs one, so any may deliver):
  * claims due deliveries under a lease (each claim first expands one of the import's pending
@@ -49,23 +56,35 @@ export class WebhookDeliveryWorker {
   readonly owner = leaseOwnerName();
   private readonly loop: ClaimLoop<ClaimedDelivery>;
   private readonly ends: GroupCommit<AttemptEnd, boolean>;
+  /** Ends handed to `ends` and not yet recorded. */
+  private readonly recording = new Set<Promise<void>>();
+  private readonly concurrency: number;
+  /** Whether the last claim found all it asked for: the next one then looks for due deliveries without a read first. */
+  private busy = false;
 
   constructor(
     private readonly deps: DeliveryWorkerDeps,
     options: DeliveryWorkerOptions,
   ) {
+    this.concurrency = options.concurrency;
     this.loop = new ClaimLoop({
       concurrency: options.concurrency,
       // Claims in batches (when half the slots are free, or all): a claim per finished attempt
       // would cost a write transaction per delivery.
       minClaim: Math.ceil(options.concurrency / 2),
       pollMs: options.pollMs,
-      claim: async (limit) => this.withSessionsRead(await deps.deliveries.claim(this.owner, options.leaseMs, limit)),
+      claim: async (limit) => {
+        const claimed = await deps.deliveries.claim(this.owner, options.leaseMs, limit, { busy: this.busy });
+        this.busy = claimed.length === limit;
+        return this.withSessionsRead(claimed);
+      },
       work: (d) => this.run(d),
       log: deps.log,
       words: { subject: 'webhooks', claims: 'claim deliveries', resumes: 'delivering' },
     });
-    // Attempts that end together are recorded together: one transaction for all of them.
+    // Attempts that end together are recorded together: one transaction for all of them. A batch
+    // that fails (a dropped connection, a deadlock) is tried again attempt by attempt (GroupCommit):
+    // otherwise every delivery in it would wait out its lease before being sent again.
     this.ends = new GroupCommit((ends) => deps.deliveries.record(this.owner, ends), options.concurrency);
   }
 
@@ -78,9 +97,10 @@ export class WebhookDeliveryWorker {
     this.loop.nudge();
   }
 
-  /** Stops claiming, lets attempts in flight finish (each is bounded by the send timeout). */
-  stop(): Promise<void> {
-    return this.loop.stop();
+  /** Stops claiming, lets attempts in flight finish (each is bounded by the send timeout) and be recorded. */
+  async stop(): Promise<void> {
+    await this.loop.stop();
+    while (this.recording.size > 0) await Promise.all(this.recording);
   }
 
   /** Reads the sessions a claimed batch names in one query: each delivery's visibility check then finds its session cached. */
@@ -91,32 +111,63 @@ export class WebhookDeliveryWorker {
     return claimed;
   }
 
+  /**
+   * One attempt: the slot frees as soon as the receiver has answered, and its end is recorded in
+   * the background (group-committed with the others). A delivery counts as sent only once that
+   * record commits: until then it stays leased to this process, so one killed meanwhile leaves
+   * it to be sent again, with the same webhook-id, once the lease runs out. When as many ends as
+   * there are slots already wait to be recorded, the attempt holds its slot until its own is:
+   * what is unrecorded stays bounded while the database is slow.
+   */
   private async run(d: ClaimedDelivery): Promise<void> {
+    let attempt: Attempt;
     try {
-      await this.attempt(d);
+      attempt = await this.deliver(d);
     } catch (err) {
       // The lease runs out and the delivery is claimed again: nothing is lost.
-      this.deps.log.warn({ eventId: d.eventId, webhookId: d.subscriptionId, reason: (err as Error).message }, 'webhooks: could not record an attempt');
+      this.couldNotRecord(d, err);
+      return;
     }
+    const recorded = this.record(attempt);
+    if (this.recording.size > this.concurrency) await recorded;
   }
 
-  private async attempt(d: ClaimedDelivery): Promise<void> {
-    const { outcome, status, error } = await this.deliver(d);
+  private record(attempt: Attempt): Promise<void> {
+    const recorded: Promise<void> = this.ends
+      .add(attempt.end)
+      .then(
+        (held) => this.report(attempt, held),
+        (err: unknown) => this.couldNotRecord(attempt.end.delivery, err),
+      )
+      .finally(() => this.recording.delete(recorded));
+    this.recording.add(recorded);
+    return recorded;
+  }
+
+  private couldNotRecord(d: ClaimedDelivery, err: unknown): void {
+    this.deps.log.warn({ eventId: d.eventId, webhookId: d.subscriptionId, reason: (err as Error).message }, 'webhooks: could not record an attempt');
+  }
+
+  /** Tells the observer and the log how a recorded attempt ended (`held`: false when another process took its lease meanwhile). */
+  private report({ end, status, error }: Attempt, held: boolean): void {
+    const d = end.delivery;
+    const outcome: Outcome = !held ? 'lost_lease' : OUTCOME_OF[end.then];
     this.deps.observer?.(outcome);
     const fields = { eventId: d.eventId, webhookId: d.subscriptionId, type: d.eventType, attempt: d.attempt, outcome, status, reason: error };
     if (outcome === 'disabled') this.deps.log.warn(fields, 'webhooks: subscription disabled');
     else if (outcome !== 'succeeded') this.deps.log.info(fields, `webhook delivery ${outcome}`);
   }
 
-  private async deliver(d: ClaimedDelivery): Promise<{ outcome: Outcome; status?: number | null; error?: string }> {
+  /** Checks, signs and sends one claimed delivery; resolves to how it ended, not yet recorded. */
+  private async deliver(d: ClaimedDelivery): Promise<Attempt> {
     const { sender, clock } = this.deps;
-    if (d.subscriptionDisabled) return this.skip(d, 'the subscription is disabled');
+    if (d.subscriptionDisabled) return skipped(d, 'the subscription is disabled');
     const hidden = await whyNotVisible(this.deps.access, this.deps.reads, d);
-    if (hidden) return this.skip(d, hidden);
+    if (hidden) return skipped(d, hidden);
     const body = envelopeBody(d.eventType, d.eventCreatedAt, d.eventData, this.deps.baseUrl);
     const sent = await sender.send(d.url, signedHeaders(d.secrets, d.eventId, Math.floor(clock.now() / 1000), body), body);
     const result = { responseCode: sent.status, durationMs: sent.durationMs, error: sent.ok ? null : sent.error };
-    if (sent.ok) return { outcome: (await this.ends.add({ delivery: d, result, then: 'succeeded' })) ? 'succeeded' : 'lost_lease', status: sent.status };
+    if (sent.ok) return { end: { delivery: d, result, then: 'succeeded' }, status: sent.status };
     const now = clock.now();
     const failingFor = d.failingSince === null ? 0 : now - d.failingSince;
     let next: AttemptFollowUp;
@@ -126,13 +177,15 @@ export class WebhookDeliveryWorker {
       const at = nextAttemptAt(d.attempt, d.createdAt, now, retryAfterMs(sent.retryAfter, now));
       next = at === null ? { then: 'give_up' } : { then: 'retry', at };
     }
-    const held = await this.ends.add({ delivery: d, result, ...next });
-    const outcome: Outcome = !held ? 'lost_lease' : next.then === 'retry' ? 'retry' : next.then === 'disable' ? 'disabled' : 'failed';
-    return { outcome, status: sent.status, error: next.then === 'disable' ? next.reason : sent.error };
-  }
-
-  private async skip(d: ClaimedDelivery, reason: string): Promise<{ outcome: Outcome; error: string }> {
-    const held = await this.ends.add({ delivery: d, result: { responseCode: null, durationMs: null, error: reason }, then: 'skipped' });
-    return { outcome: held ? 'skipped' : 'lost_lease', error: reason };
+    return { end: { delivery: d, result, ...next }, status: sent.status, error: next.then === 'disable' ? next.reason : sent.error };
   }
 }
+
+/** An attempt that sent nothing (the event's owner may no longer see it, the subscription is disabled). */
+const skipped = (d: ClaimedDelivery, reason: string): Attempt => ({
+  end: { delivery: d, result: { responseCode: null, durationMs: null, error: reason }, then: 'skipped' },
+  error: reason,
+});
+
+/** What a recorded end is called in the log and metrics. */
+const OUTCOME_OF: Record<AttemptEnd['then'], Outcome> = { succeeded: 'succeeded', skipped: 'skipped', retry: 'retry', give_up: 'failed', disable: 'disabled' };

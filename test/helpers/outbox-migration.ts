@@ -7,7 +7,7 @@ const TEST = '6a1b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
 const sid = (n: number) => `7a1b3c4d-5e6f-4a7b-8c9d-${String(n).padStart(12, '0')}`;
 
 /**
- * Migration 19 on either engine, from a database of version 18, then the import's outbox
+ * Migration 20 on either engine, from a database of version 19, then the import's outbox
  * across a process's death: `open` opens the same database as a new process would. The
  * import commits its batch and the process dies before any expansion; the next one to claim
  * delivers exactly the sessions the import completed.
@@ -15,8 +15,8 @@ const sid = (n: number) => `7a1b3c4d-5e6f-4a7b-8c9d-${String(n).padStart(12, '0'
 export async function expectPendingBatchesMigrated(open: () => Promise<Store>): Promise<void> {
   const first = await open();
   try {
-    // 19 and any later one.
-    expect((await first.database.migrate()).applied[0]).toBe(19);
+    // 20 and any later one.
+    expect((await first.database.migrate()).applied[0]).toBe(20);
     await first.directory.createWorkspace({ id: WORKSPACE, name: 'Research' }, by);
     await first.directory.createTest({ id: TEST, workspaceId: WORKSPACE, title: 'Checkout', productType: 'THINK_OUT_LOUD' }, by);
     const { id: userId } = await first.credentials.createUser('ada@example.com', by);

@@ -143,9 +143,19 @@ describe('search', async () => {
     expect(status).toBe(200);
   });
 
-  it('operator words are searched as words: "NOT button" finds texts with both', async () => {
-    const { body } = await get({ q: 'checkout NOT' });
-    expect(body.query).toBe('checkout not');
+  it('operator words are searched as words: "NEAR" is a word like any other', async () => {
+    const { body } = await get({ q: 'checkout NEAR' });
+    expect(body.query).toBe('checkout near');
+    expect(body.hits.map((h) => h.startMs)).toEqual([140_000]);
+  });
+
+  it('English stop words are left out, as PostgreSQL does: "the checkout button" finds what "checkout button" finds; "the" alone, nothing', async () => {
+    const withStopWords = await get({ q: 'Where is the checkout button' });
+    expect(withStopWords.body.query).toBe('checkout button');
+    expect(withStopWords.body.hits).toEqual((await get({ q: 'checkout button' })).body.hits);
+    const only = await get({ q: 'The I not' });
+    expect(only.status).toBe(200);
+    expect(only.body).toMatchObject({ query: '', hits: [], meta: { hasMore: false } });
   });
 
   it.each([

@@ -269,6 +269,47 @@ describe('attacks on the token endpoint', () => {
     expect((await post({ grant_type: 'refresh_token', refresh_token: rotated.refresh_token })).status).toBe(400);
   });
 
+  it('a refresh token presented twice at once is rotated once, and the second use revokes the family', async () => {
+    const { code, flow } = await freshCode();
+    const tokens = (await (await exchange(code, flow.verifier)).json()) as { access_token: string; refresh_token: string };
+    // Both arrive in the same turn, so they share one transaction: the second must still see the first's rotation.
+    const answers = await Promise.all([1, 2].map(() => post({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    const rotated = (await answers.find((a) => a.status === 200)!.json()) as { access_token: string; refresh_token: string };
+    expect(await answers.find((a) => a.status === 400)!.json()).toMatchObject({ error: 'invalid_grant' });
+    expect((await api(rotated.access_token)).status).toBe(401);
+    expect((await post({ grant_type: 'refresh_token', refresh_token: rotated.refresh_token })).status).toBe(400);
+  });
+
+  it('a rotation sees the rotations before it in the same shared transaction', async () => {
+    const { code, flow } = await freshCode();
+    const tokens = (await (await exchange(code, flow.verifier)).json()) as { refresh_token: string };
+    const next = (hash: string) => ({ hash, expiresAt: Date.now() + 60_000 });
+    // Handed over in the same turn of the event loop: one batch, in this order.
+    const [first, second] = await Promise.all([
+      t.runtime.store.apps.rotateRefreshToken(tokenHash(tokens.refresh_token), confidential.clientId, next('batch-next-1'), () => null),
+      t.runtime.store.apps.rotateRefreshToken(tokenHash(tokens.refresh_token), confidential.clientId, next('batch-next-2'), () => null),
+    ]);
+    expect(first).toMatchObject({ ok: true });
+    expect(second).toMatchObject({ ok: false, reason: 'reused' });
+  });
+
+  it('rotations of many families at once each get their own answer', async () => {
+    const families: { refresh_token: string }[] = [];
+    for (let i = 0; i < 6; i++) {
+      const { code, flow } = await freshCode();
+      families.push((await (await exchange(code, flow.verifier)).json()) as { refresh_token: string });
+    }
+    const rotate = (refreshToken: string) => post({ grant_type: 'refresh_token', refresh_token: refreshToken });
+    const first = await Promise.all(families.map((f) => rotate(f.refresh_token)));
+    expect(first.map((a) => a.status)).toEqual(families.map(() => 200));
+    const rotated = (await Promise.all(first.map((a) => a.json()))) as { access_token: string; refresh_token: string }[];
+    expect(new Set(rotated.map((r) => r.refresh_token)).size).toBe(families.length);
+    for (const r of rotated) expect((await api(r.access_token)).status).toBe(200);
+    const second = await Promise.all(rotated.map((r) => rotate(r.refresh_token)));
+    expect(second.map((a) => a.status)).toEqual(families.map(() => 200));
+  });
+
   it('a refresh may narrow the scope, never widen it', async () => {
     const { tokens } = await obtainTokens(server(), confidential, { scope: 'sessions:read' });
     const wider = await post({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, scope: 'sessions:read studies:read' });

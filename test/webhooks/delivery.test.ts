@@ -81,6 +81,24 @@ describe('webhook delivery', () => {
     expect(new Set(receiver.received.map((r) => r.id)).size).toBe(completed.length);
   });
 
+  it('stopped while its last request is in flight: every answered attempt is recorded (ends are recorded after their slots free)', async () => {
+    const s = await subscribe();
+    const sessions = makeSessions(12, { statuses: ['COMPLETE'] });
+    await t.runtime.store.sessions.importSessions(testId, sessions, by);
+    // Stopped as the last request arrives, before it is answered.
+    let stopped: Promise<void> | undefined;
+    let arrived = 0;
+    answer = () => {
+      if (++arrived === sessions.length) stopped = worker!.stop();
+      return { status: 204 };
+    };
+    startWorker();
+    await until('every session received', () => stopped !== undefined);
+    await stopped;
+    worker = undefined;
+    expect((await log(s)).map((d) => d.status)).toEqual(sessions.map(() => 'succeeded'));
+  });
+
   it('retries a 500 with the same webhook-id, honours Retry-After, and records each attempt', async () => {
     const sub = await subscribe();
     let calls = 0;

@@ -238,7 +238,7 @@ export interface SearchHit {
 
 /** One page of search hits, best first. */
 export interface SearchPage {
-  /** The words searched for, as the index sees them. */
+  /** The words searched for, as the index sees them: English stop words left out (empty when only those were asked: no hits). */
   query: string;
   hits: SearchHit[];
   meta: { limit: number; offset: number; hasMore: boolean };

@@ -11,7 +11,7 @@ export const searchTool = defineTool({
   description:
     'Full-text search over what participants said (transcripts) and wrote or said in answers, in every test you may see or in one: ' +
     'hits ranked best first, with session, task, time in the video, speaker and a snippet (words found between **). Every word must occur; ' +
-    'words are stemmed ("click" finds "clicked"); punctuation and operators are ignored.',
+    'words are stemmed ("click" finds "clicked"); English stop words ("the", "i", "not") and punctuation and operators are ignored.',
   input: Type.Object({
     query: Type.String({ minLength: 1, maxLength: MAX_QUERY_LENGTH, description: 'The words to find.' }),
     testId: Type.Optional(Id('Only this test (from list_tests).')),

@@ -124,8 +124,55 @@ await describeIfPostgres('PostgreSQL store', (url) => {
     expect(await store.apps.grantOfRefreshToken('h1', 'app1')).toBe('g1');
   });
 
-  it("migration 19 adds the import's outbox batches to a version-18 schema; a batch committed by a process that died before expanding it is delivered by the next", async () => {
-    const schema = await schemaAt(18, async () => undefined);
+  it('migration 19 puts the test of every entry a version-18 schema holds into its document, so a search within one test finds its entries only', async () => {
+    const [t1, t2] = ['0b3c1234-5678-4abc-8def-000000000001', '0b3c1234-5678-4abc-8def-000000000002'];
+    const schema = await schemaAt(18, (client) =>
+      client.query(
+        `INSERT INTO search_entries (session_id, test_id, kind, start_ms, end_ms, speaker, text)
+         VALUES ('s1', $1, 'transcript', 0, 1, NULL, 'The checkout button is green.'), ('s2', $2, 'transcript', 0, 1, NULL, 'Checkout button, where?'),
+                ('s3', $2, 'transcript', 0, 1, NULL, 'No checkout here.')`,
+        [t1, t2],
+      ),
+    );
+    const store = await makeStore(undefined, schema);
+    expect((await store.database.migrate()).applied).toEqual(postgresMigrations.filter((m) => m.version >= 19).map((m) => m.version));
+    const sessionsOf = async (testIds: string[]) => (await store.search.search(['checkout', 'button'], { testIds, kinds: ['transcript'] }, 0, 10)).map((h) => h.sessionId).sort();
+    expect(await sessionsOf([t1])).toEqual(['s1']);
+    expect(await sessionsOf([t2])).toEqual(['s2']);
+    expect(await sessionsOf([t1, t2])).toEqual(['s1', 's2']);
+    // The lexeme adds no position: the rank is the words' alone.
+    const [ranked] = await store.database.all<{ same: boolean }>(
+      "SELECT ts_rank(document, to_tsquery('english', 'checkout')) = ts_rank(to_tsvector('english', text), to_tsquery('english', 'checkout')) AS same FROM search_entries WHERE session_id = 's1'",
+    );
+    expect(ranked?.same).toBe(true);
+  });
+
+  it('search over more entries than its first ranges: the newest matches first, from whichever range holds them', async () => {
+    const store = await makeStore();
+    await store.database.migrate();
+    const testId = '0b3c1234-5678-4abc-8def-000000000003';
+    // 40,000 entries (more than the first range, 32 x 1,000): 'alpha' in each (found in the first range), 'beta' in every
+    // hundredth (400: the second range's), 'gamma' in every thousandth (40: too few to try the second range; all entries').
+    await store.database.write(null, (tx) =>
+      tx.run(
+        `INSERT INTO search_entries (session_id, test_id, kind, start_ms, end_ms, speaker, text)
+         SELECT 's', @testId, 'transcript', i, i, NULL, CASE WHEN i % 1000 = 0 THEN 'alpha beta gamma' WHEN i % 100 = 0 THEN 'alpha beta' ELSE 'alpha' END FROM generate_series(1, 40000) AS i`,
+        { testId },
+      ),
+    );
+    const within = { testIds: [testId], kinds: ['transcript' as const] };
+    const alpha = await store.search.search(['alpha'], within, 0, 100);
+    expect(alpha).toHaveLength(100);
+    expect(alpha.every((h) => h.startMs! > 39_000)).toBe(true);
+    const beta: number[] = [];
+    for (let offset = 0; offset < 500; offset += 100) beta.push(...(await store.search.search(['beta'], within, offset, 100)).map((h) => h.startMs!));
+    expect(beta.sort((a, b) => a - b)).toEqual(Array.from({ length: 400 }, (_, i) => (i + 1) * 100));
+    const gamma = (await store.search.search(['gamma'], within, 0, 100)).map((h) => h.startMs!);
+    expect(gamma.sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => (i + 1) * 1000));
+  });
+
+  it("migration 20 adds the import's outbox batches to a version-19 schema; a batch committed by a process that died before expanding it is delivered by the next", async () => {
+    const schema = await schemaAt(19, async () => undefined);
     await expectPendingBatchesMigrated(() => openPostgresStore(url, new ManualClock(), schema));
     // Stored out of line, uncompressed (a batch lives only until its expansion).
     const store = await makeStore(undefined, schema);
@@ -168,6 +215,38 @@ await describeIfPostgres('PostgreSQL store', (url) => {
     const keys = await store.signingKeys.list();
     expect(keys).toHaveLength(4);
     expect(keys.filter((k) => k.retiredAt === null)).toHaveLength(1);
+  });
+
+  it("recording an attempt while its subscription is being deleted: one waits for the other, neither deadlocks", async () => {
+    const schema = uniqueSchemaName('t_store');
+    const store = await makeStore(new ManualClock(Date.UTC(2026, 0, 1)), schema);
+    await store.database.migrate();
+    await store.directory.createWorkspace({ id: 'w', name: 'W' }, by);
+    await store.directory.createTest({ id: 't', workspaceId: 'w', title: 'T', productType: 'p' }, by);
+    const { id: userId } = await store.credentials.createUser('ada@example.com', by);
+    await store.credentials.createCredential({ clientId: 'c', email: 'ada@example.com', secretHash: 'h' }, by);
+    const sub = await store.webhooks.create({ userId, clientId: 'c', url: 'https://hooks.example.com/in', events: ['session.completed'], secret: 'whsec_c2VjcmV0' }, by);
+    await store.sessions.importSessions('t', [{ sessionId: 's1', audienceId: null, status: 'COMPLETE', startTime: 1, finishTime: null }], by);
+    const [claimed] = await store.webhookDeliveries.claim('w1', 60_000, 10);
+    // A deletion's locks in its order (webhooks.delete): the subscription, then its deliveries.
+    const deleting = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
+    await deleting.connect();
+    try {
+      await deleting.query('BEGIN');
+      await deleting.query('SELECT 1 FROM webhook_subscriptions WHERE id = $1 FOR UPDATE', [sub.id]);
+      // A failure also marks the subscription failing: the record wants its row too.
+      const recording = store.webhookDeliveries.failed(claimed!, 'w1', { responseCode: 500, durationMs: 1, error: 'HTTP 500' }, { then: 'retry', at: Date.UTC(2026, 0, 2) });
+      recording.catch(() => undefined); // awaited below; a deadlock would reject it meanwhile
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await deleting.query('DELETE FROM webhook_deliveries WHERE subscription_id = $1', [sub.id]);
+      await deleting.query('DELETE FROM webhook_subscription_events WHERE subscription_id = $1', [sub.id]);
+      await deleting.query('DELETE FROM webhook_subscriptions WHERE id = $1', [sub.id]);
+      await deleting.query('COMMIT');
+      // The record waited for the deletion and found nothing left to record.
+      expect(await recording).toBe(false);
+    } finally {
+      await deleting.end();
+    }
   });
 
   it('keeps its tables in its own schema', async () => {

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Change } from '../../changes/change-feed.js';
 import type { Clock } from '../../clock.js';
-import type { Announce, Database, Params, Row, Transaction } from '../database.js';
+import type { Announce, Database, Params, Row, Transaction, WriteOptions } from '../database.js';
 import { runRowRewrite } from '../migration-steps.js';
 import { postgresMigrations } from './migrations.js';
 
@@ -76,12 +76,13 @@ export class PostgresDatabase implements Database {
     return this.query<T>(this.pool, sql, params);
   }
 
-  async write<T>(change: Change | null, fn: (tx: Transaction) => Promise<T>): Promise<T> {
+  async write<T>(change: Change | null, fn: (tx: Transaction) => Promise<T>, options: WriteOptions = {}): Promise<T> {
     const client = await this.pool.connect();
     let broken = false;
     let result: T;
     try {
-      await client.query('BEGIN');
+      // One round trip either way (a simple query may hold several statements).
+      await client.query(options.waitForDisk === false ? 'BEGIN; SET LOCAL synchronous_commit = off' : 'BEGIN');
       const tx: Transaction = {
         dialect: 'postgres',
         one: async <R extends Row>(sql: string, params?: Params): Promise<R | undefined> => (await this.query<R>(client, sql, params))[0],

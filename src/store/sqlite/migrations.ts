@@ -552,13 +552,37 @@ export const sqliteMigrations: readonly Migration[] = [
     `,
   },
   {
+    // A search within one test (issue 32) intersects in the index: each entry's test as one
+    // token in a second FTS5 column (test_token, a virtual column of search_entries, which the
+    // external-content index reads by name), matched with the words. Before, FTS5 walked the
+    // newest matches of every test and each was looked up for its test: `page` within the
+    // oldest of ten tests, 125-155 ms over a million cues. Words are matched in `text` only.
+    version: 19,
+    sql: `
+      DROP TRIGGER search_entries_indexed;
+      DROP TRIGGER search_entries_unindexed;
+      DROP TABLE search_index;
+      ALTER TABLE search_entries ADD COLUMN test_token TEXT GENERATED ALWAYS AS ('t' || replace(test_id, '-', '')) VIRTUAL;
+      CREATE VIRTUAL TABLE search_index USING fts5(
+        text, test_token, content = 'search_entries', content_rowid = 'id', tokenize = 'porter unicode61 remove_diacritics 2'
+      );
+      INSERT INTO search_index (search_index) VALUES ('rebuild');
+      CREATE TRIGGER search_entries_indexed AFTER INSERT ON search_entries BEGIN
+        INSERT INTO search_index (rowid, text, test_token) VALUES (new.id, new.text, new.test_token);
+      END;
+      CREATE TRIGGER search_entries_unindexed AFTER DELETE ON search_entries BEGIN
+        INSERT INTO search_index (search_index, rowid, text, test_token) VALUES ('delete', old.id, old.text, old.test_token);
+      END;
+    `,
+  },
+  {
     // The import's outbox is one row per chunk of sessions it completed (issue 35): a row per
     // session in webhook_events and another in webhook_deliveries made an import with a
     // subscription cost 2.5 times one without. The delivery worker turns each batch into its
     // events and deliveries in its own transaction (WebhookPendingBatches), event ids derived
     // from the batch's id and each session's so that a retried expansion makes the same ones.
     // AUTOINCREMENT: a batch id is never reused once its row is deleted.
-    version: 19,
+    version: 20,
     sql: `
       CREATE TABLE webhook_pending_batches (
         id INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -5,11 +5,13 @@
  * not with the matches: the newest @window matching entries (FTS5 walks its doclists in rowid
  * order and stops there), ranked by BM25, the newest @first of them before the others (see
  * SEARCH_RANK_FIRST); the page of them; and FTS5's snippet of the page's rows only (a snippet
- * tokenizes its text again: computed for every match, it cost more than the ranking).
+ * tokenizes its text again: computed for every match, it cost more than the ranking). A search
+ * within one test names its test token in the MATCH (migration 19), so FTS5 intersects the
+ * words with the test instead of walking every test's matches; BM25 weighs that column 0.
  */
 export const SQLITE_SEARCH = `
   WITH ranked AS MATERIALIZED (
-    SELECT search_index.rowid AS id, bm25(search_index) AS score
+    SELECT search_index.rowid AS id, bm25(search_index, 1.0, 0.0) AS score
       FROM search_index JOIN search_entries e ON e.id = search_index.rowid
      WHERE search_index MATCH @match AND e.test_id IN (SELECT value FROM json_each(@tests))
        AND e.kind IN (SELECT value FROM json_each(@kinds))
@@ -23,5 +25,12 @@ export const SQLITE_SEARCH = `
    WHERE search_index MATCH @match AND search_index.rowid = page.id AND e.id = page.id
    ORDER BY page.older, page.score, page.id`;
 
-/** Words joined as FTS5 phrases of one token each: every word must occur (implicit AND). */
-export const sqliteMatch = (words: readonly string[]): string => words.map((w) => `"${w}"`).join(' ');
+/** The test token of migration 19 (search_entries.test_token), for a test id. */
+const testToken = (testId: string): string => `t${testId.replaceAll('-', '')}`;
+
+/**
+ * Words joined as FTS5 phrases of one token each, in the text column: every word must occur
+ * (implicit AND); within one test, its token too. Test ids are UUIDs (hex digits and dashes).
+ */
+export const sqliteMatch = (words: readonly string[], oneTest: string | undefined): string =>
+  `text : (${words.map((w) => `"${w}"`).join(' ')})${oneTest === undefined ? '' : ` AND test_token : "${testToken(oneTest)}"`}`;

@@ -138,11 +138,44 @@ describe('SQLite migration 18', () => {
 });
 
 describe('SQLite migration 19', () => {
-  it("adds the import's outbox batches to a version-18 database; a batch committed by a process that died before expanding it is delivered by the next", async () => {
+  it('indexes the test of every entry a version-18 database holds, so a search within one test finds its entries only; deletes keep the index whole', async () => {
     const path = join(dir, 'version-18.db');
     const raw = new Database(path);
     raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
     for (const m of sqliteMigrations.filter((m) => m.version <= 18)) {
+      raw.exec(m.sql);
+      raw.prepare('INSERT INTO schema_migrations VALUES (?, 0)').run(m.version);
+    }
+    const [t1, t2] = ['0b3c1234-5678-4abc-8def-000000000001', '0b3c1234-5678-4abc-8def-000000000002'];
+    const insert = raw.prepare("INSERT INTO search_entries (session_id, test_id, kind, start_ms, end_ms, speaker, text) VALUES (?, ?, 'transcript', 0, 1, NULL, ?)");
+    insert.run('s1', t1, 'The checkout button is green.');
+    insert.run('s2', t2, 'Checkout button, where?');
+    insert.run('s3', t2, 'No checkout here.');
+    raw.close();
+    const store = await openSqliteStore(path, new ManualClock());
+    try {
+      expect((await store.database.migrate()).applied).toEqual(sqliteMigrations.filter((m) => m.version >= 19).map((m) => m.version));
+      const sessionsOf = async (testIds: string[]) => (await store.search.search(['checkout', 'button'], { testIds, kinds: ['transcript'] }, 0, 10)).map((h) => h.sessionId).sort();
+      expect(await sessionsOf([t1])).toEqual(['s1']);
+      expect(await sessionsOf([t2])).toEqual(['s2']);
+      expect(await sessionsOf([t1, t2])).toEqual(['s1', 's2']);
+      // The test token is no word of the text: a query for it finds nothing.
+      expect(await store.search.search([`t${t1.replaceAll('-', '')}`], { testIds: [t1, t2], kinds: ['transcript'] }, 0, 10)).toEqual([]);
+      await store.database.write(null, (tx) => tx.run("DELETE FROM search_entries WHERE session_id = 's2'"));
+      expect(await sessionsOf([t2])).toEqual([]);
+      await store.database.write(null, (tx) => tx.run("INSERT INTO search_index (search_index) VALUES ('integrity-check')"));
+    } finally {
+      await store.database.close();
+    }
+  });
+});
+
+describe('SQLite migration 20', () => {
+  it("adds the import's outbox batches to a version-19 database; a batch committed by a process that died before expanding it is delivered by the next", async () => {
+    const path = join(dir, 'version-19.db');
+    const raw = new Database(path);
+    raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    for (const m of sqliteMigrations.filter((m) => m.version <= 19)) {
       raw.exec(m.sql);
       raw.prepare('INSERT INTO schema_migrations VALUES (?, 0)').run(m.version);
     }

@@ -155,13 +155,13 @@ function open(path: string): Connection {
 
 /**
  * Prepared once per connection. SQLite's write transactions already hold the whole database,
- * so the row locks that the shared SQL asks PostgreSQL for (`FOR UPDATE`, `SKIP LOCKED`) are
+ * so the row locks that the shared SQL asks PostgreSQL for (`FOR UPDATE`, `FOR KEY SHARE`, `SKIP LOCKED`) are
  * dropped here.
  */
 function prepare(connection: Connection, cache: Map<string, BetterSqlite3.Statement>, sql: string): BetterSqlite3.Statement {
   let statement = cache.get(sql);
   if (!statement) {
-    statement = connection.prepare(sql.replace(/\s+FOR UPDATE(\s+OF\s+\w+)?(\s+SKIP LOCKED)?/g, ''));
+    statement = connection.prepare(sql.replace(/\s+FOR (?:UPDATE|KEY SHARE)(\s+OF\s+\w+)?(\s+SKIP LOCKED)?/g, ''));
     cache.set(sql, statement);
   }
   return statement;
