@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { jsonRows, type Database } from './database.js';
+import { jsonRows, type Database, type WriteOptions } from './database.js';
 import { derivedEventId, eventData, MATCHING, wantedBy, type EventMatch, type WebhookEventType } from './webhook-events.js';
 
 interface PendingBatch {
@@ -18,6 +18,13 @@ interface PendingBatch {
  */
 const NEXT_BATCH = `SELECT id, type, test_id, workspace_id, session_ids, created_at FROM webhook_pending_batches
   ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`;
+
+/**
+ * An expansion's COMMIT does not wait for the disk (PostgreSQL): a crash that loses it leaves
+ * the batch, expanded again to the same event ids, so a delivery already sent from the lost
+ * expansion is sent again with its webhook-id, as after any crash mid-send.
+ */
+const EXPANSION: WriteOptions = { waitForDisk: false };
 
 /**
  * The import's outbox, turned into events and deliveries (SessionCompletionEvents writes a
@@ -84,7 +91,7 @@ export class WebhookPendingBatches {
         params,
       );
       return written;
-    });
+    }, EXPANSION);
   }
 }
 
