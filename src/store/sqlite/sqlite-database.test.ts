@@ -33,6 +33,17 @@ describeJobsContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `s
 describeWebhooksContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 describeClipsContract('sqlite', (clock, announce) => openSqliteStore(join(dir, `store-${++n}.db`), clock, announce));
 
+
+/** A database file at schema `version` (every migration up to it applied), open for the test to fill. */
+function databaseAt(path: string, version: number): InstanceType<typeof Database> {
+  const raw = new Database(path);
+  raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+  for (const m of sqliteMigrations.filter((m) => m.version <= version)) {
+    raw.exec(m.sql);
+    raw.prepare('INSERT INTO schema_migrations VALUES (?, 0)').run(m.version);
+  }
+  return raw;
+}
 describe('SQLite migrations 2 and 9', () => {
   it('count the sessions a version-1 database already holds, per test and status, and keep them all', async () => {
     const path = join(dir, 'version-1.db');
@@ -69,12 +80,7 @@ describe('SQLite migrations 2 and 9', () => {
 describe('SQLite migration 10', () => {
   it('marks the transcripts a version-9 database holds, whose cues are then stored once', async () => {
     const path = join(dir, 'version-9.db');
-    const raw = new Database(path);
-    raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
-    for (const m of sqliteMigrations.filter((m) => m.version <= 9)) {
-      raw.exec(m.sql);
-      raw.prepare('INSERT INTO schema_migrations VALUES (?, 0)').run(m.version);
-    }
+    const raw = databaseAt(path, 9);
     raw.prepare('INSERT INTO transcripts VALUES (?, ?, ?, 0)').run('s1', 'WEBVTT\n\n00:01.000 --> 00:02.000\nHi\n', 'hash');
     raw.close();
     const store = await openSqliteStore(path, new ManualClock());
@@ -92,12 +98,7 @@ describe('SQLite migration 10', () => {
 describe('SQLite migration 12', () => {
   it('gives the plans and group answers a version-11 database holds the UUIDs their readable ids stand for', async () => {
     const path = join(dir, 'version-11.db');
-    const raw = new Database(path);
-    raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
-    for (const m of sqliteMigrations.filter((m) => m.version <= 11)) {
-      raw.exec(m.sql);
-      raw.prepare('INSERT INTO schema_migrations VALUES (?, 0)').run(m.version);
-    }
+    const raw = databaseAt(path, 11);
     raw.prepare('INSERT INTO workspaces (id, name, created_at) VALUES (@id, @name, @createdAt)').run(OLD_ROWS.workspace);
     raw.prepare("INSERT INTO tests (id, workspace_id, title, product_type, created_at, session_count, test_plan) VALUES (@id, @workspace, 'T', 'SURVEY', 0, 0, @plan)")
       .run({ ...OLD_ROWS.test, workspace: OLD_ROWS.workspace.id });
@@ -116,12 +117,7 @@ describe('SQLite migration 12', () => {
 describe('SQLite migration 18', () => {
   it('drops the unread index of refresh tokens by grant and keeps every token of a version-17 database', async () => {
     const path = join(dir, 'version-17.db');
-    const raw = new Database(path);
-    raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
-    for (const m of sqliteMigrations.filter((m) => m.version <= 17)) {
-      raw.exec(m.sql);
-      raw.prepare('INSERT INTO schema_migrations VALUES (?, 0)').run(m.version);
-    }
+    const raw = databaseAt(path, 17);
     raw.exec(`INSERT INTO users (id, email, email_key, status, created_at) VALUES ('u1', 'u1@example.com', 'u1@example.com', 'active', 0);
               INSERT INTO app_grants (id, user_id, client_id, scopes, created_at) VALUES ('g1', 'u1', 'app1', 'results:read', 0);
               INSERT INTO refresh_tokens (token_hash, grant_id, created_at, expires_at) VALUES ('h1', 'g1', 0, 1);`);
@@ -140,12 +136,7 @@ describe('SQLite migration 18', () => {
 describe('SQLite migration 19', () => {
   it('indexes the test of every entry a version-18 database holds, so a search within one test finds its entries only; deletes keep the index whole', async () => {
     const path = join(dir, 'version-18.db');
-    const raw = new Database(path);
-    raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
-    for (const m of sqliteMigrations.filter((m) => m.version <= 18)) {
-      raw.exec(m.sql);
-      raw.prepare('INSERT INTO schema_migrations VALUES (?, 0)').run(m.version);
-    }
+    const raw = databaseAt(path, 18);
     const [t1, t2] = ['0b3c1234-5678-4abc-8def-000000000001', '0b3c1234-5678-4abc-8def-000000000002'];
     const insert = raw.prepare("INSERT INTO search_entries (session_id, test_id, kind, start_ms, end_ms, speaker, text) VALUES (?, ?, 'transcript', 0, 1, NULL, ?)");
     insert.run('s1', t1, 'The checkout button is green.');
@@ -173,12 +164,7 @@ describe('SQLite migration 19', () => {
 describe('SQLite migration 20', () => {
   it("adds the import's outbox batches to a version-19 database; a batch committed by a process that died before expanding it is delivered by the next", async () => {
     const path = join(dir, 'version-19.db');
-    const raw = new Database(path);
-    raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
-    for (const m of sqliteMigrations.filter((m) => m.version <= 19)) {
-      raw.exec(m.sql);
-      raw.prepare('INSERT INTO schema_migrations VALUES (?, 0)').run(m.version);
-    }
+    const raw = databaseAt(path, 19);
     raw.close();
     await expectPendingBatchesMigrated(() => openSqliteStore(path, new ManualClock()));
   });
