@@ -104,7 +104,8 @@ export function registerTokenEndpoint(app: FastifyInstance, server: Authorizatio
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       return {
         token_type: 'Bearer' as const,
-        expires_in: token.claims.exp - Math.floor(deps.clock.now() / 1000),
+        // A fresh token's full lifetime, even when the clock crossed a second while signing.
+        expires_in: reused ? token.claims.exp - Math.floor(deps.clock.now() / 1000) : token.claims.exp - token.claims.iat,
         access_token: token.accessToken,
         scope: token.scope,
       };

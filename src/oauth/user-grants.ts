@@ -56,7 +56,7 @@ export async function answerUserGrant(request: FastifyRequest<{ Body: TokenReque
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
   return {
     token_type: 'Bearer' as const,
-    expires_in: token.claims.exp - Math.floor(deps.clock.now() / 1000),
+    expires_in: token.claims.exp - token.claims.iat,
     access_token: token.accessToken,
     scope: token.scope,
     refresh_token: refreshToken,

@@ -116,3 +116,23 @@ describe('the reuse window', () => {
     }
   });
 });
+
+describe('a freshly signed token', () => {
+  /** A clock that moves on 400 ms each time it is read, so signing a token crosses a second. */
+  class TickingClock extends ManualClock {
+    override now(): number {
+      this.advance(400);
+      return super.now();
+    }
+  }
+
+  it('answers its whole lifetime as expires_in, even when a second passed while it was signed', async () => {
+    const t = await startTestApp({ clock: new TickingClock(START), env: { TOKEN_REUSE_SECONDS: '0' } });
+    try {
+      const client = await seedClient(t.runtime);
+      for (let i = 0; i < 3; i++) expect((await issue(t, client)).expiresIn).toBe(3600);
+    } finally {
+      await t.close();
+    }
+  });
+});
