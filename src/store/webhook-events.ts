@@ -184,36 +184,75 @@ export function inList(values: readonly string[], prefix = 'p'): { sql: string; 
   return { sql: names.join(', '), params };
 }
 
-/**
- * How each engine gathers a chunk of session ids into one JSON array (text), and the table an
- * import notes its sessions not yet COMPLETE in.
- */
-const SET_WISE = {
-  sqlite: {
-    sessionIds: 'json_group_array(c.session_id)',
-    completingTable: 'CREATE TEMP TABLE webhook_completing (session_id TEXT NOT NULL)',
-  },
-  postgres: {
-    sessionIds: 'json_agg(c.session_id)::text',
-    completingTable: 'CREATE TEMP TABLE webhook_completing (session_id TEXT COLLATE "C" NOT NULL)',
-  },
-} as const;
-
 /** Sessions a pending batch names at most: what one expansion transaction turns into events. */
 export const BATCH_SESSIONS = 1000;
 
-/** Sessions the import made COMPLETE, not yet evented (once-keys skip the rest at expansion). */
+/**
+ * Sessions the import made COMPLETE, not yet evented (once-keys skip the rest at expansion),
+ * and the key of the index they are read in.
+ */
 const COMPLETED_HERE = {
-  /** The test had no COMPLETE session before: every COMPLETE session it has now is new. */
-  all: 'FROM sessions x WHERE x.test_id = @testId AND x.status = @complete',
+  /** The test had no COMPLETE session before: every COMPLETE session it has now is new (read in the sessions' primary key). */
+  all: { from: 'FROM sessions x WHERE x.test_id = @testId AND x.status = @complete', key: ['x.start_time', 'x.session_id'] },
   /** Otherwise: the staged sessions not COMPLETE before (noted before the import applied), COMPLETE now. */
-  noted: 'FROM webhook_completing c JOIN sessions x ON x.session_id = c.session_id WHERE x.status = @complete',
+  noted: { from: 'FROM webhook_completing c JOIN sessions x ON x.session_id = c.session_id WHERE x.status = @complete', key: ['c.session_id'] },
 };
+type CompletedHere = (typeof COMPLETED_HERE)[keyof typeof COMPLETED_HERE];
+
+const INSERT_BATCH = 'INSERT INTO webhook_pending_batches (type, test_id, workspace_id, session_ids, created_at) SELECT @type, @testId, @workspaceId';
+
+/**
+ * How each engine writes the batches. PostgreSQL puts every session in its chunk in one
+ * statement (a hash aggregate; a statement per batch would cost a round trip each: 140 against
+ * 75 ms per 100,000 sessions). SQLite's GROUP BY sorts the chunks (55-75 ms of 70-90), while
+ * its statements cost no round trip: it seeks each batch's key range (26-55 ms), two statements
+ * a batch. The table the import notes its sessions in is keyed for those ranges.
+ */
+const BATCH_WRITES = {
+  sqlite: {
+    completingTable: 'CREATE TEMP TABLE webhook_completing (session_id TEXT PRIMARY KEY) WITHOUT ROWID',
+    record: recordByKeyRanges,
+  },
+  postgres: {
+    completingTable: 'CREATE TEMP TABLE webhook_completing (session_id TEXT COLLATE "C" NOT NULL)',
+    record: (tx: Transaction, completed: CompletedHere, params: Record<string, unknown>) =>
+      tx.run(
+        `${INSERT_BATCH}, json_agg(c.session_id)::text, @now
+           FROM (SELECT x.session_id, (ROW_NUMBER() OVER () - 1) / ${BATCH_SESSIONS} AS chunk ${completed.from}) c
+          GROUP BY c.chunk`,
+        params,
+      ),
+  },
+} as const;
+
+/** One batch per key range of BATCH_SESSIONS `completed` sessions, in key order: resolves to how many. */
+async function recordByKeyRanges(tx: Transaction, completed: CompletedHere, params: Record<string, unknown>): Promise<number> {
+  const key = `(${completed.key.join(', ')})`;
+  const bound = (name: string) => `(${completed.key.map((_, i) => `@${name}${i}`).join(', ')})`;
+  const after = (first: boolean) => (first ? '' : ` AND ${key} > ${bound('after')}`);
+  const lastOfBatch = (first: boolean) =>
+    `SELECT ${completed.key.map((column, i) => `${column} AS k${i}`).join(', ')} ${completed.from}${after(first)}
+      ORDER BY ${completed.key.join(', ')} LIMIT 1 OFFSET ${BATCH_SESSIONS - 1}`;
+  const write = (first: boolean, full: boolean) =>
+    `${INSERT_BATCH}, json_group_array(session_id), @now
+       FROM (SELECT x.session_id ${completed.from}${after(first)}${full ? ` AND ${key} <= ${bound('upTo')}` : ''}) batch
+     HAVING COUNT(*) > 0`;
+  const bounds = { ...params };
+  let recorded = 0;
+  for (let first = true; ; first = false) {
+    // The key of the next full batch's last session; none when less than a batch is left.
+    const last = await tx.one<Record<string, unknown>>(lastOfBatch(first), bounds);
+    completed.key.forEach((_, i) => (bounds[`upTo${i}`] = last?.[`k${i}`]));
+    recorded += await tx.run(write(first, last !== undefined), bounds);
+    if (!last) return recorded;
+    completed.key.forEach((_, i) => (bounds[`after${i}`] = last[`k${i}`]));
+  }
+}
 
 /**
  * `session.completed` for each session an import makes COMPLETE, written in the import's
  * transaction as the outbox's compact form: one `webhook_pending_batches` row per
- * BATCH_SESSIONS sessions, naming them (one statement, whatever the import's size). The
+ * BATCH_SESSIONS sessions, naming them (see BATCH_WRITES). The
  * delivery side turns each batch into events and deliveries later, in its own transaction
  * (WebhookPendingBatches): a session's first completion is an event once, whatever imports it
  * again (its once-key), and one already COMPLETE before the import is none. `start` answers
@@ -248,7 +287,7 @@ export class SessionCompletionEvents {
       complete: COMPLETED_STATUS,
     });
     if (!counted || Number(counted.n) === 0) return;
-    await this.tx.run(SET_WISE[this.dialect].completingTable);
+    await this.tx.run(BATCH_WRITES[this.dialect].completingTable);
     await this.tx.run(
       `INSERT INTO webhook_completing (session_id) SELECT DISTINCT i.session_id FROM ${staged} i
         WHERE i.status = @complete AND NOT EXISTS (SELECT 1 FROM sessions x WHERE x.session_id = i.session_id AND x.status = @complete)`,
@@ -259,15 +298,11 @@ export class SessionCompletionEvents {
 
   /** Writes the pending batches naming the sessions completed here. Resolves to how many batches. */
   async record(): Promise<number> {
-    const { tx, match } = this;
-    const recorded = await tx.run(
-      `INSERT INTO webhook_pending_batches (type, test_id, workspace_id, session_ids, created_at)
-       SELECT @type, @testId, @workspaceId, ${SET_WISE[this.dialect].sessionIds}, @now
-         FROM (SELECT x.session_id, (ROW_NUMBER() OVER () - 1) / ${BATCH_SESSIONS} AS chunk ${this.noted ? COMPLETED_HERE.noted : COMPLETED_HERE.all}) c
-        GROUP BY c.chunk`,
-      { ...match, complete: COMPLETED_STATUS, now: this.clock.now() },
-    );
-    if (this.noted) await tx.run('DROP TABLE webhook_completing');
+    const completed = this.noted ? COMPLETED_HERE.noted : COMPLETED_HERE.all;
+    const recorded = await BATCH_WRITES[this.dialect].record(this.tx, completed, { ...this.match, complete: COMPLETED_STATUS, now: this.clock.now() });
+    if (this.noted) await this.tx.run('DROP TABLE webhook_completing');
     return recorded;
   }
+
+
 }

@@ -122,6 +122,22 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
       expect((await store.webhooks.listDeliveries(sub.id, { limit: 2000 })).length).toBe(completed.length);
     });
 
+    it('a batch is a key range: exactly full batches leave no empty one, and a re-import batches the sessions it completes', async () => {
+      await subscribe();
+      // Two full batches of the test's first COMPLETE sessions (read in the sessions' key order).
+      const first = Array.from({ length: 2 * BATCH_SESSIONS }, (_, i) => session(i + 1, 'COMPLETE'));
+      await store.sessions.importSessions(TEST, first, by);
+      expect((await batches()).map((b) => (JSON.parse(b.session_ids) as string[]).length)).toEqual([BATCH_SESSIONS, BATCH_SESSIONS]);
+      await expandAll();
+      // Again, with more than a batch newly COMPLETE among sessions that already were (the noted sessions' key order).
+      const again = [...first, ...Array.from({ length: 3 * BATCH_SESSIONS + 3 }, (_, i) => session(2 * BATCH_SESSIONS + i + 1, i % 3 === 2 ? 'IN_PROGRESS' : 'COMPLETE'))];
+      await store.sessions.importSessions(TEST, again, by);
+      const written = await batches();
+      const named = written.flatMap((b) => JSON.parse(b.session_ids) as string[]);
+      expect(written.map((b) => (JSON.parse(b.session_ids) as string[]).length)).toEqual([BATCH_SESSIONS, BATCH_SESSIONS, 2]);
+      expect(named.sort()).toEqual(again.slice(2 * BATCH_SESSIONS).filter((x) => x.status === 'COMPLETE').map((x) => x.sessionId).sort());
+    });
+
     it('an expansion rolled back (a crash before its COMMIT) and run again makes the same event ids; the batch waits meanwhile', async () => {
       await subscribe();
       await store.sessions.importSessions(TEST, [session(1, 'COMPLETE'), session(2, 'IN_PROGRESS'), session(3, 'COMPLETE')], by);
