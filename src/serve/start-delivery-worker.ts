@@ -28,7 +28,7 @@ export function startDeliveryWorker(
   const policy = { ...targetPolicyOf(config), ...(overrides.lookup ? { lookup: overrides.lookup } : {}) };
   const sender = new WebhookSender({ policy, timeoutMs: overrides.timeoutMs ?? SEND_TIMEOUT_MS, perDestination: config.webhooks.perDestination });
   const worker = new WebhookDeliveryWorker(
-    { deliveries: store.webhookDeliveries, access: runtime.access, reads: runtime.reads, sender, clock: runtime.clock, baseUrl: config.baseUrl, log, observer },
+    { deliveries: store.webhookDeliveries, batches: store.webhookBatches, access: runtime.access, reads: runtime.reads, sender, clock: runtime.clock, baseUrl: config.baseUrl, log, observer },
     { concurrency: config.webhooks.concurrency, leaseMs: config.webhooks.leaseSeconds * 1000, pollMs: overrides.pollMs ?? POLL_MS },
   );
   worker.start();

@@ -101,7 +101,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions):
     userAccounts: new UserAccountRepository(database, clock),
     apps: new AppRepository(database, clock),
     webhooks,
-    webhookDeliveries: new WebhookDeliveryRepository(database, clock, webhooks, webhookBatches),
+    webhookDeliveries: new WebhookDeliveryRepository(database, clock, webhooks),
     webhookBatches,
     search: new SearchRepository(database),
   };

@@ -1,7 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { Database, Row, Transaction, WriteOptions } from './database.js';
 import { inList, type WebhookEventData, type WebhookEventType } from './webhook-events.js';
-import type { WebhookPendingBatches } from './webhook-pending-batches.js';
 import type { WebhookRepository } from './webhooks.js';
 
 /** A delivery claimed for one attempt, with what sending it needs. */
@@ -93,38 +92,34 @@ export class WebhookDeliveryRepository {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly subscriptions: Pick<WebhookRepository, 'disableIn'>,
-    private readonly batches: Pick<WebhookPendingBatches, 'waiting' | 'expandNext'>,
   ) {}
 
   /**
    * Takes up to `limit` due deliveries for `owner` for `leaseMs`, each starting an attempt.
-   * A pending batch of the import's outbox is expanded first, one per claim (its own
-   * transaction, kept short): its deliveries are due from then on. `busy`: the caller's last
-   * claim found all it asked for, so more is likely due (the read that spares an idle caller a
-   * write transaction is skipped).
+   * (The import's outbox batches become deliveries when expanded, WebhookPendingBatches.)
+   * `busy`: the caller's last claim found all it asked for, so more is likely due (the read
+   * that spares an idle caller a write transaction is skipped).
    */
   async claim(owner: string, leaseMs: number, limit: number, { busy = false } = {}): Promise<ClaimedDelivery[]> {
     // An idle worker asks often: reads first, so no write transaction is opened for nothing.
     // Plain reads: locking the row found would make each a transaction of its own, with a
     // commit that waits for the WAL flush.
     const probe = { now: this.clock.now() };
-    if (await this.batches.waiting()) await this.batches.expandNext();
-    else if (!busy && !(await this.db.one(duePending(1), probe)) && !(await this.db.one(leaseRanOut(1), probe))) return [];
+    if (!busy && !(await this.db.one(duePending(1), probe)) && !(await this.db.one(leaseRanOut(1), probe))) return [];
     return this.db.write(null, async (tx) => {
       const now = this.clock.now();
       const params = { owner, leaseUntil: now + leaseMs, now };
-      // Each set taken in one statement, its rows locked as the UPDATE reads them, or passed
-      // over when another process is claiming them.
-      const take = (due: string) =>
-        tx.all<{ subscription_id: string; event_id: string }>(
-          `UPDATE webhook_deliveries SET status = 'delivering', attempts = attempts + 1, lease_owner = @owner, lease_until = @leaseUntil, updated_at = @now
-             FROM (${due} FOR UPDATE SKIP LOCKED) AS due
-            WHERE webhook_deliveries.subscription_id = due.subscription_id AND webhook_deliveries.event_id = due.event_id
-            RETURNING webhook_deliveries.subscription_id, webhook_deliveries.event_id`,
-          params,
-        );
-      const expired = await take(leaseRanOut(limit));
-      const claimed = expired.length < limit ? [...expired, ...(await take(duePending(limit - expired.length)))] : expired;
+      // Both sets taken in one statement (leases run out first), their rows locked as the
+      // UPDATE reads them, or passed over when another process is claiming them.
+      const claimed = await tx.all<{ subscription_id: string; event_id: string }>(
+        `UPDATE webhook_deliveries SET status = 'delivering', attempts = attempts + 1, lease_owner = @owner, lease_until = @leaseUntil, updated_at = @now
+           FROM (SELECT * FROM (SELECT * FROM (${leaseRanOut(limit)} FOR UPDATE SKIP LOCKED) AS expired
+                                UNION ALL SELECT * FROM (${duePending(limit)} FOR UPDATE SKIP LOCKED) AS pending) AS due_or_expired
+                  LIMIT ${Math.trunc(limit)}) AS due
+          WHERE webhook_deliveries.subscription_id = due.subscription_id AND webhook_deliveries.event_id = due.event_id
+          RETURNING webhook_deliveries.subscription_id, webhook_deliveries.event_id`,
+        params,
+      );
       if (claimed.length === 0) return [];
       const keys: Record<string, unknown> = {};
       const pairs = claimed.map((r, i) => {

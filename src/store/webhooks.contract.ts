@@ -43,9 +43,14 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
 
     const subscribe = (events: WebhookEventType[] = ['session.completed'], extra: { testId?: string; workspaceId?: string } = {}) =>
       store.webhooks.create({ userId, clientId: 'client-1', url: 'https://hooks.example.com/in', events, secret: 'whsec_c2VjcmV0', ...extra }, by);
-    /** Expands every batch of the import's outbox (what each delivery claim does, one at a time). */
+    /** Expands every batch of the import's outbox (what the delivery worker does beside its claims). */
     const expandAll = async () => {
       while ((await store.webhookBatches.expandNext()) !== null);
+    };
+    /** A claim as the delivery worker makes it, once the import's batches are expanded. */
+    const expandAndClaim = async (owner: string, leaseMs: number, limit: number) => {
+      await expandAll();
+      return store.webhookDeliveries.claim(owner, leaseMs, limit);
     };
     const pendingOf = async (subscriptionId: string) => {
       await expandAll();
@@ -55,7 +60,7 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
     const completedEvents = () =>
       store.database.all<{ id: string; once_key: string }>("SELECT id, once_key FROM webhook_events WHERE type = 'session.completed' ORDER BY id");
     const sessionIdsOf = async (subscriptionId: string) => {
-      const claimed = await store.webhookDeliveries.claim(`reader-${subscriptionId}`, LEASE, 1000);
+      const claimed = await expandAndClaim(`reader-${subscriptionId}`, LEASE, 1000);
       return claimed.filter((d) => d.subscriptionId === subscriptionId).map((d) => d.eventData.sessionId).sort();
     };
 
@@ -113,8 +118,9 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
       const written = await batches();
       expect(written).toHaveLength(Math.ceil(completed.length / BATCH_SESSIONS));
       expect(written.flatMap((b) => JSON.parse(b.session_ids) as string[]).sort()).toEqual([...completed].sort());
-      // A claim expands one batch before it claims.
-      expect(await store.webhookDeliveries.claim('w', LEASE, 1)).toHaveLength(1);
+      // A claim finds nothing before a batch is expanded; an expansion takes one batch.
+      expect(await store.webhookDeliveries.claim('w', LEASE, 1)).toEqual([]);
+      expect(await store.webhookBatches.expandNext()).toBe(Math.min(BATCH_SESSIONS, completed.length));
       expect(await batches()).toHaveLength(written.length - 1);
       await expandAll();
       const events = await completedEvents();
@@ -158,11 +164,11 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
           for (const sql of statements) await tx.run(sql);
         });
       await runAll(crash);
-      await expect(store.webhookDeliveries.claim('w', LEASE, 10)).rejects.toThrow(/crash/);
+      await expect(store.webhookBatches.expandNext()).rejects.toThrow(/crash/);
       expect(await completedEvents()).toEqual([]);
       expect(await batches()).toEqual([batch]);
       await runAll(recover);
-      const claimed = await store.webhookDeliveries.claim('w', LEASE, 10);
+      const claimed = await expandAndClaim('w', LEASE, 10);
       const expected = [sid(1), sid(3)].map((id) => ({ id: batchEventId({ id: Number(batch!.id), createdAt: Number(batch!.created_at) }, id), once_key: `session.completed:${id}` }));
       expect(await completedEvents()).toEqual([...expected].sort((a, b) => (a.id < b.id ? -1 : 1)));
       expect(claimed.map((d) => d.eventId).sort()).toEqual(expected.map((e) => e.id).sort());
@@ -220,7 +226,7 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
       await store.videos.attachVideo(TEST, [sid(1), sid(2)], objects, by);
       // Attached again with one more: only the newcomer is an event.
       await store.videos.attachVideo(TEST, [sid(1), sid(2), sid(3)], objects, by);
-      const claimed = (await store.webhookDeliveries.claim('w', LEASE, 10)).filter((d) => d.subscriptionId === sub.id);
+      const claimed = (await expandAndClaim('w', LEASE, 10)).filter((d) => d.subscriptionId === sub.id);
       expect(claimed.map((d) => d.eventData.sessionId).sort()).toEqual([sid(1), sid(2), sid(3)]);
       expect(new Set(claimed.map((d) => d.eventId)).size).toBe(3);
       expect(claimed.every((d) => d.eventType === 'video.ready')).toBe(true);
@@ -240,13 +246,13 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
       await store.sessions.importSessions(TEST, [1, 2, 3, 4, 5].map((n) => session(n, 'COMPLETE')), by);
       // Expanded first: a claim racing the expansion (on PostgreSQL, skipping its locked batch) finds nothing due yet.
       await expandAll();
-      const claims = await Promise.all([1, 2, 3, 4].map((i) => store.webhookDeliveries.claim(`w${i}`, LEASE, 2)));
+      const claims = await Promise.all([1, 2, 3, 4].map((i) => expandAndClaim(`w${i}`, LEASE, 2)));
       const ids = claims.flat().map((d) => d.eventId);
       expect(ids).toHaveLength(5);
       expect(new Set(ids).size).toBe(5);
-      expect(await store.webhookDeliveries.claim('late', LEASE, 10)).toEqual([]);
+      expect(await expandAndClaim('late', LEASE, 10)).toEqual([]);
       clock.advance(LEASE);
-      const again = await store.webhookDeliveries.claim('next', LEASE, 10);
+      const again = await expandAndClaim('next', LEASE, 10);
       expect(again.map((d) => d.eventId).sort()).toEqual([...ids].sort());
       expect(again.every((d) => d.attempt === 2 && d.subscriptionId === sub.id)).toBe(true);
       // The first owner lost its lease: its result is not recorded.
@@ -257,7 +263,7 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
     it('records success, retries, giving up and skipping', async () => {
       const sub = await subscribe();
       await store.sessions.importSessions(TEST, [1, 2, 3, 4].map((n) => session(n, 'COMPLETE')), by);
-      const [a, b, c, d] = await store.webhookDeliveries.claim('w', LEASE, 10);
+      const [a, b, c, d] = await expandAndClaim('w', LEASE, 10);
       expect(await store.webhookDeliveries.failed(a!, 'w', { responseCode: 500, durationMs: 3, error: 'HTTP 500' }, { then: 'retry', at: T0 + 20_000 })).toBe(true);
       expect((await store.webhooks.get(sub.id))!.failingSince).toBe(T0);
       expect(await store.webhookDeliveries.succeeded(b!, 'w', { responseCode: 204, durationMs: 4, error: null })).toBe(true);
@@ -269,21 +275,21 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
       expect(log.get(b!.eventId)).toMatchObject({ status: 'succeeded', responseCode: 204, durationMs: 4 });
       expect(log.get(c!.eventId)).toMatchObject({ status: 'failed', lastError: 'timed out' });
       expect(log.get(d!.eventId)).toMatchObject({ status: 'skipped', lastError: 'not visible' });
-      expect(await store.webhookDeliveries.claim('w', LEASE, 10)).toEqual([]);
+      expect(await expandAndClaim('w', LEASE, 10)).toEqual([]);
       clock.advance(20_000);
-      const [retried] = await store.webhookDeliveries.claim('w', LEASE, 10);
+      const [retried] = await expandAndClaim('w', LEASE, 10);
       expect(retried).toMatchObject({ eventId: a!.eventId, attempt: 2 });
     });
 
     it('a failure that disables the subscription is audited; replay sends a delivery again with the same id', async () => {
       const sub = await subscribe();
       await store.sessions.importSessions(TEST, [session(1, 'COMPLETE')], by);
-      const [a] = await store.webhookDeliveries.claim('w', LEASE, 10);
+      const [a] = await expandAndClaim('w', LEASE, 10);
       await store.webhookDeliveries.failed(a!, 'w', { responseCode: 410, durationMs: 2, error: 'HTTP 410' }, { then: 'disable', reason: 'the receiver answered 410 Gone' });
       expect(await store.webhooks.get(sub.id)).toMatchObject({ disabledAt: T0, disabledReason: 'the receiver answered 410 Gone' });
       expect((await store.audit.list({ action: 'webhook.disable' })).map((e) => e.subject)).toEqual([sub.id]);
       expect(await store.webhooks.replay(sub.id, a!.eventId, by)).toMatchObject({ status: 'pending', attempts: 1 });
-      expect((await store.webhookDeliveries.claim('w', LEASE, 10))[0]).toMatchObject({ eventId: a!.eventId, attempt: 2, subscriptionDisabled: true });
+      expect((await expandAndClaim('w', LEASE, 10))[0]).toMatchObject({ eventId: a!.eventId, attempt: 2, subscriptionDisabled: true });
       expect(await store.webhooks.replay(sub.id, sid(99), by)).toBeNull();
     });
 
@@ -291,10 +297,10 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
       const sub = await subscribe();
       await store.webhooks.rotateSecret(sub.id, 'whsec_bmV3', 24 * 3600_000, by);
       await store.webhooks.sendTest(sub.id, by);
-      expect((await store.webhookDeliveries.claim('w', LEASE, 1))[0]!.secrets).toEqual(['whsec_bmV3', 'whsec_c2VjcmV0']);
+      expect((await expandAndClaim('w', LEASE, 1))[0]!.secrets).toEqual(['whsec_bmV3', 'whsec_c2VjcmV0']);
       // A day later (the lease long gone), the claim again: the previous secret no longer signs.
       clock.advance(24 * 3600_000);
-      expect((await store.webhookDeliveries.claim('w2', LEASE, 1))[0]!.secrets).toEqual(['whsec_bmV3']);
+      expect((await expandAndClaim('w2', LEASE, 1))[0]!.secrets).toEqual(['whsec_bmV3']);
     });
 
     it('updates, lists per user, sends a test event and deletes with its deliveries', async () => {
@@ -305,7 +311,7 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
       expect((await store.webhooks.list({ userId })).map((s) => s.id)).toEqual([sub.id]);
       expect(await store.webhooks.list({ userId: 'someone-else' })).toEqual([]);
       const eventId = await store.webhooks.sendTest(sub.id, by);
-      const [claimed] = await store.webhookDeliveries.claim('w', LEASE, 10);
+      const [claimed] = await expandAndClaim('w', LEASE, 10);
       expect(claimed).toMatchObject({ eventId, eventType: 'webhook.test', eventData: { webhookId: sub.id } });
       expect(await store.webhooks.delete(sub.id, by)).toBe(true);
       expect(await store.webhooks.get(sub.id)).toBeNull();

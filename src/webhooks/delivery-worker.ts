@@ -3,6 +3,7 @@ import type { ResourceAccess } from '../access/resource-access.js';
 import type { Clock } from '../clock.js';
 import { ClaimLoop, leaseOwnerName } from '../jobs/claim-loop.js';
 import type { AttemptEnd, AttemptFollowUp, ClaimedDelivery, WebhookDeliveryRepository } from '../store/webhook-deliveries.js';
+import type { WebhookPendingBatches } from '../store/webhook-pending-batches.js';
 import { envelopeBody } from './envelope.js';
 import { GroupCommit } from '../store/group-commit.js';
 import { nextAttemptAt, RETRY_WINDOW_MS, retryAfterMs } from './retry-schedule.js';
@@ -12,6 +13,8 @@ import { whyNotVisible } from './visibility.js';
 
 export interface DeliveryWorkerDeps {
   deliveries: WebhookDeliveryRepository;
+  /** The import's outbox, expanded into deliveries by this worker. */
+  batches: Pick<WebhookPendingBatches, 'waiting' | 'expandNext'>;
   access: ResourceAccess;
   reads: Pick<AccessReads, 'findPrincipal' | 'preloadSessions'>;
   sender: WebhookSender;
@@ -45,8 +48,8 @@ interface Attempt {
 
 /**
  * Delivers the outbox from this server process (every process runs one, so any may deliver):
- * claims due deliveries under a lease (each claim first expands one of the import's pending
- * batches into events and deliveries, WebhookPendingBatches), checks that the subscription's
+ * expands the import's pending batches into events and deliveries (WebhookPendingBatches),
+ * claims due deliveries under a lease, checks that the subscription's
  * owner may still see what each names, signs and sends it, and records the attempt and what
  * follows (success, a retry after backoff or Retry-After, giving up after three days,
  * disabling on 410 Gone or after three days of failures). A process killed mid-send leaves its
@@ -61,12 +64,18 @@ export class WebhookDeliveryWorker {
   private readonly concurrency: number;
   /** Whether the last claim found all it asked for: the next one then looks for due deliveries without a read first. */
   private busy = false;
+  private readonly pollMs: number;
+  /** The expansion of the import's waiting batches under way, if any; when this process last looked for them. */
+  private expanding: Promise<void> | undefined;
+  private lookedForBatchesAt = -Infinity;
+  private expansionFailing = false;
 
   constructor(
     private readonly deps: DeliveryWorkerDeps,
     options: DeliveryWorkerOptions,
   ) {
     this.concurrency = options.concurrency;
+    this.pollMs = options.pollMs;
     this.loop = new ClaimLoop({
       concurrency: options.concurrency,
       // Claims in batches (when half the slots are free, or all): a claim per finished attempt
@@ -74,6 +83,7 @@ export class WebhookDeliveryWorker {
       minClaim: Math.ceil(options.concurrency / 2),
       pollMs: options.pollMs,
       claim: async (limit) => {
+        this.expandWaitingBatches();
         const claimed = await deps.deliveries.claim(this.owner, options.leaseMs, limit, { busy: this.busy });
         this.busy = claimed.length === limit;
         return this.withSessionsRead(claimed);
@@ -100,7 +110,36 @@ export class WebhookDeliveryWorker {
   /** Stops claiming, lets attempts in flight finish (each is bounded by the send timeout) and be recorded. */
   async stop(): Promise<void> {
     await this.loop.stop();
+    await this.expanding;
     while (this.recording.size > 0) await Promise.all(this.recording);
+  }
+
+  /**
+   * Expands the import's waiting batches, one transaction each, beside the claims: a claim that
+   * waited for an expansion left the slots idle meanwhile. Looked for at most once a poll while
+   * none waits, so a batch another process's import wrote is found as soon as an idle worker
+   * would find a due delivery; each expanded batch wakes the claims.
+   */
+  private expandWaitingBatches(): void {
+    // Real time (the deps' clock may be a test's, standing still); half a poll, as timers drift.
+    const now = performance.now();
+    if (this.expanding || now - this.lookedForBatchesAt < this.pollMs / 2) return;
+    this.lookedForBatchesAt = now;
+    this.expanding = this.expandBatches().finally(() => (this.expanding = undefined));
+  }
+
+  private async expandBatches(): Promise<void> {
+    const { batches, log } = this.deps;
+    try {
+      if (!(await batches.waiting())) return;
+      while (!this.loop.stopping && (await batches.expandNext()) !== null) this.loop.nudge();
+      if (this.expansionFailing) log.info({}, "webhooks: the import's events are expanded again");
+      this.expansionFailing = false;
+    } catch (err) {
+      // Tried again at the next poll: the batch stays until an expansion commits.
+      if (!this.expansionFailing) log.warn({ reason: (err as Error).message }, "webhooks: could not expand an import's events; retrying");
+      this.expansionFailing = true;
+    }
   }
 
   /** Reads the sessions a claimed batch names in one query: each delivery's visibility check then finds its session cached. */

@@ -31,6 +31,7 @@ export async function expectPendingBatchesMigrated(open: () => Promise<Store>): 
   const next = await open();
   try {
     expect((await next.database.migrate()).applied).toEqual([]);
+    while ((await next.webhookBatches.expandNext()) !== null);
     const claimed = await next.webhookDeliveries.claim('next', 60_000, 10);
     expect(claimed.map((d) => d.eventData.sessionId).sort()).toEqual([sid(1), sid(3)]);
     expect(await next.database.one('SELECT 1 AS left_over FROM webhook_pending_batches')).toBeUndefined();

@@ -81,6 +81,29 @@ describe('webhook delivery', () => {
     expect(new Set(receiver.received.map((r) => r.id)).size).toBe(completed.length);
   });
 
+  it("an import's events whose expansion fails are retried beside the claims, logged once, and delivered once it succeeds", async () => {
+    await subscribe();
+    const sessions = makeSessions(3, { statuses: ['COMPLETE'] });
+    await t.runtime.store.sessions.importSessions(testId, sessions, by);
+    const db = t.runtime.store.database;
+    const fail = db.dialect === 'sqlite'
+      ? ["CREATE TRIGGER expansion_fails BEFORE INSERT ON webhook_events BEGIN SELECT RAISE(ABORT, 'disk full'); END"]
+      : ["CREATE FUNCTION expansion_fails() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN RAISE EXCEPTION ''disk full''; END'", 'CREATE TRIGGER expansion_fails BEFORE INSERT ON webhook_events EXECUTE FUNCTION expansion_fails()'];
+    const heal = db.dialect === 'sqlite' ? ['DROP TRIGGER expansion_fails'] : ['DROP TRIGGER expansion_fails ON webhook_events', 'DROP FUNCTION expansion_fails()'];
+    const runAll = (statements: string[]) => db.write(null, async (tx) => { for (const sql of statements) await tx.run(sql); });
+    await runAll(fail);
+    const lines: { level: string; msg: string; reason?: string }[] = [];
+    const log = { info: (o: object, msg: string) => lines.push({ level: 'info', msg, ...o }), warn: (o: object, msg: string) => lines.push({ level: 'warn', msg, ...o }) };
+    worker = startDeliveryWorker(t.runtime, log, undefined, { timeoutMs: 500, pollMs: 20 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(lines).toEqual([expect.objectContaining({ level: 'warn', msg: "webhooks: could not expand an import's events; retrying", reason: expect.stringMatching(/disk full/) })]);
+    expect(receiver.received).toEqual([]);
+    await runAll(heal);
+    await until('the import delivered', () => receiver.received.length >= sessions.length);
+    expect(receiver.received.map((r) => r.verified!.data.sessionId).sort()).toEqual(sessions.map((x) => x.sessionId).sort());
+    expect(lines.slice(1)).toEqual([expect.objectContaining({ level: 'info', msg: "webhooks: the import's events are expanded again" })]);
+  });
+
   it('stopped while its last request is in flight: every answered attempt is recorded (ends are recorded after their slots free)', async () => {
     const s = await subscribe();
     const sessions = makeSessions(12, { statuses: ['COMPLETE'] });

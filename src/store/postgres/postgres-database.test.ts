@@ -227,6 +227,7 @@ await describeIfPostgres('PostgreSQL store', (url) => {
     await store.credentials.createCredential({ clientId: 'c', email: 'ada@example.com', secretHash: 'h' }, by);
     const sub = await store.webhooks.create({ userId, clientId: 'c', url: 'https://hooks.example.com/in', events: ['session.completed'], secret: 'whsec_c2VjcmV0' }, by);
     await store.sessions.importSessions('t', [{ sessionId: 's1', audienceId: null, status: 'COMPLETE', startTime: 1, finishTime: null }], by);
+    await store.webhookBatches.expandNext();
     const [claimed] = await store.webhookDeliveries.claim('w1', 60_000, 10);
     // A deletion's locks in its order (webhooks.delete): the subscription, then its deliveries.
     const deleting = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
