@@ -49,11 +49,11 @@ interface Attempt {
 /**
  * Delivers the outbox from this server process (every process runs one, so any may deliver):
  * expands the import's pending batches into events and deliveries (WebhookPendingBatches),
- * claims due deliveries under a lease, checks that the subscription's
- * owner may still see what each names, signs and sends it, and records the attempt and what
- * follows (success, a retry after backoff or Retry-After, giving up after three days,
- * disabling on 410 Gone or after three days of failures). A process killed mid-send leaves its
- * deliveries leased: they are sent again, with the same webhook-id, once the lease runs out.
+ * claims due deliveries under a lease, checks that the subscription's owner may still see
+ * what each names, signs and sends it, and records the attempt and what follows (success, a
+ * retry after backoff or Retry-After, giving up after three days, disabling on 410 Gone or
+ * after three days of failures). A process killed mid-send leaves its deliveries leased: they
+ * are sent again, with the same webhook-id, once the lease runs out.
  */
 export class WebhookDeliveryWorker {
   readonly owner = leaseOwnerName();
