@@ -108,6 +108,13 @@ describe('webhook delivery', () => {
     const s = await subscribe();
     const sessions = makeSessions(12, { statuses: ['COMPLETE'] });
     await t.runtime.store.sessions.importSessions(testId, sessions, by);
+    // Records take a while: a stop that did not wait for them would leave deliveries 'delivering'.
+    const deliveries = t.runtime.store.webhookDeliveries;
+    const record = deliveries.record.bind(deliveries);
+    deliveries.record = async (owner, ends) => {
+      await new Promise((r) => setTimeout(r, 200));
+      return record(owner, ends);
+    };
     // Stopped as the last request arrives, before it is answered.
     let stopped: Promise<void> | undefined;
     let arrived = 0;
