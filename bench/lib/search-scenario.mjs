@@ -39,7 +39,7 @@ const by = { actor: 'bench' };
 const clock = { now: () => Date.now() };
 
 const TESTS = 10;
-const CUES_PER_SESSION = 360;
+export const CUES_PER_SESSION = 360;
 const CUE_EVERY_MS = 5000;
 const PAGE = 20;
 
@@ -296,7 +296,7 @@ function mcpLoad(seeded) {
 // --- the import with and without the index ---------------------------------------------------
 
 /** A WebVTT transcript of session `ordinal` of the import: its 360 cues, as the seeded ones are made. */
-function vttOf(ordinal, cueCount) {
+export function vttOf(ordinal, cueCount) {
   const stamp = (ms) => new Date(ms).toISOString().slice(11, 23);
   const lines = ['WEBVTT', ''];
   for (let c = 0; c < cueCount; c++) {
