@@ -38,4 +38,17 @@ describe('plainCues: a transcript cue as a person reads it', () => {
     first[0]!.text = 'changed';
     expect(plainCues({ startMs: 0, endMs: 1000, text: '<v Ann>Same &amp; again</v>' })[0]!.text).toBe('Same & again');
   });
+
+  it('reads the common shapes (plain text, one voice span) as the full reading does, whatever the spacing or stray markup', () => {
+    // Markup at the end changes nothing a person reads, and sends any text down the full reading.
+    const pieces = ['<v Ann>', '<v.loud  Bob Lee >', '<v>', '</v>', '<b>', '<', '>', '</v', ' ', '  ', '\n', '\t', '\u00a0', 'word', 'x.', '&amp;', '&'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    for (let i = 0; i < 5_000; i++) {
+      const text = Array.from({ length: 1 + (next() % 6) }, () => pieces[next() % pieces.length]).join('');
+      expect(plainCues(cue(text)), JSON.stringify(text)).toEqual(plainCues(cue(`${text}<b></b>`)));
+    }
+    expect(plainCues(cue('<v Ann>  Two\n lines  </v>'))).toEqual([{ startMs: 500, endMs: 2000, speaker: 'Ann', text: 'Two lines' }]);
+    expect(plainCues(cue('<v Ann> </v>'))).toEqual([{ startMs: 500, endMs: 2000, speaker: null, text: '' }]);
+  });
 });

@@ -39,7 +39,7 @@ const RECENT_TEXT_MAX = 200;
  * keeps its place in the list.
  */
 export function plainCues(cue: TranscriptCue): PlainCue[] {
-  let parts = recentParts.get(cue.text);
+  let parts = oneSpanParts(cue.text) ?? recentParts.get(cue.text);
   if (!parts) {
     parts = plainParts(cue.text);
     if (cue.text.length <= RECENT_TEXT_MAX) {
@@ -48,6 +48,31 @@ export function plainCues(cue: TranscriptCue): PlainCue[] {
     }
   }
   return parts.map((part) => ({ startMs: cue.startMs, endMs: cue.endMs, speaker: part.speaker, text: part.text }));
+}
+
+/** Whitespace that plainParts would change: any but a single space between words. */
+const UNEVEN_SPACE = /[^\S ]|\s\s|^\s|\s$/;
+
+/**
+ * What plainParts returns, for the shape most cues have (plain text, or one voice span around
+ * it, closed at the end or not; no other markup, no character reference); null for any other.
+ * No splitting, no copy of text that needs no change: over a transcript's distinct sentences
+ * (nothing for the cache to find) plainParts was most of building the search entries.
+ */
+function oneSpanParts(cueText: string): PlainPart[] | null {
+  if (cueText.includes('&')) return null;
+  let speaker: string | null = null;
+  let body = cueText;
+  if (cueText.startsWith('<')) {
+    const end = cueText.indexOf('>');
+    const voice = end < 0 || cueText.lastIndexOf('<', end) !== 0 ? null : VOICE.exec(cueText.slice(0, end + 1));
+    if (!voice) return null;
+    speaker = voice[1]?.trim() || null;
+    body = cueText.endsWith('</v>') ? cueText.slice(end + 1, -4) : cueText.slice(end + 1);
+  }
+  if (body.includes('<')) return null;
+  const text = UNEVEN_SPACE.test(body) ? body.replace(/\s+/g, ' ').trim() : body;
+  return [text === '' ? { speaker: null, text } : { speaker, text }];
 }
 
 /** What plainCues returns for a text, without the times: one pass over the text. */
