@@ -252,10 +252,10 @@ async function recordByKeyRanges(tx: Transaction, completed: CompletedHere, para
 /**
  * `session.completed` for each session an import makes COMPLETE, written in the import's
  * transaction as the outbox's compact form: one `webhook_pending_batches` row per
- * BATCH_SESSIONS sessions, naming them (see BATCH_WRITES). The
- * delivery side turns each batch into events and deliveries later, in its own transaction
- * (WebhookPendingBatches): a session's first completion is an event once, whatever imports it
- * again (its once-key), and one already COMPLETE before the import is none. `start` answers
+ * BATCH_SESSIONS sessions, naming them (see BATCH_WRITES). The delivery side turns each batch
+ * into events and deliveries later, in its own transaction (WebhookPendingBatches): a
+ * session's first completion is an event once, whatever imports it again (its once-key), and
+ * one already COMPLETE before the import is none. `start` answers
  * null when no enabled subscription wants the events (nothing is read or written then);
  * otherwise `beforeApply` runs once the import's rows are staged and before they are applied,
  * and `record` after.
@@ -303,6 +303,4 @@ export class SessionCompletionEvents {
     if (this.noted) await this.tx.run('DROP TABLE webhook_completing');
     return recorded;
   }
-
-
 }
