@@ -5,6 +5,7 @@ import type { Database, Transaction } from './database.js';
 import { sessionKeyOf, sessionOf } from './rows.js';
 import { writeSessionDetails } from './session-details.js';
 import { inList, recordWebhookEvent, SessionCompletionEvents } from './webhook-events.js';
+import { expandKeyRangeBatches } from './webhook-pending-batches.js';
 import { COMPLETED_STATUS, type Actor, type ImportResult, type Session, type SessionInput, type SessionKey, type StoredDetails } from './store.js';
 
 export type SessionBatches = AsyncIterable<readonly SessionInput[]> | Iterable<readonly SessionInput[]>;
@@ -64,6 +65,7 @@ export class SessionRepository {
       this.db.write({ topic: 'sessions', testId }, async (tx) => {
         // Locking the test serializes imports into it, which keeps session_count exact.
         if (!(await tx.one('SELECT 1 AS found FROM tests WHERE id = @testId FOR UPDATE', { testId }))) throw conflict.noTest(testId);
+        await expandKeyRangeBatches(tx, this.clock, testId);
         const completions = await SessionCompletionEvents.start(tx, this.db.dialect, this.clock, testId);
         const result = await writeAll(tx, completions ? (staged) => completions.beforeApply(staged) : undefined);
         if (details.size > 0) {

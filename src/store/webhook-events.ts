@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import type { Transaction } from './database.js';
+import { jsonRows, type Transaction } from './database.js';
 import { COMPLETED_STATUS } from './store.js';
 
 /**
@@ -187,78 +187,136 @@ export function inList(values: readonly string[], prefix = 'p'): { sql: string; 
 /** Sessions a pending batch names at most: what one expansion transaction turns into events. */
 export const BATCH_SESSIONS = 1000;
 
-/**
- * Sessions the import made COMPLETE, not yet evented (once-keys skip the rest at expansion),
- * and the key of the index they are read in.
- */
+/** Sessions the import made COMPLETE, not yet evented (once-keys skip the rest at expansion). */
 const COMPLETED_HERE = {
-  /** The test had no COMPLETE session before: every COMPLETE session it has now is new (read in the sessions' primary key). */
-  all: { from: 'FROM sessions x WHERE x.test_id = @testId AND x.status = @complete', key: ['x.start_time', 'x.session_id'] },
+  /**
+   * The test had no COMPLETE session before: every COMPLETE session it has now is new. Batches
+   * name runs of them by key range (SessionKeyRange), not by id.
+   */
+  all: 'FROM sessions x WHERE x.test_id = @testId AND x.status = @complete',
   /** Otherwise: the staged sessions not COMPLETE before (noted before the import applied), COMPLETE now. */
-  noted: { from: 'FROM webhook_completing c JOIN sessions x ON x.session_id = c.session_id WHERE x.status = @complete', key: ['c.session_id'] },
+  noted: 'FROM webhook_completing c JOIN sessions x ON x.session_id = c.session_id WHERE x.status = @complete',
 };
-type CompletedHere = (typeof COMPLETED_HERE)[keyof typeof COMPLETED_HERE];
+
+/** A COMPLETE session's place in the sessions' primary key, after its test and status. */
+type SessionKey = [startTime: number, sessionId: string];
+
+/**
+ * A run of a test's COMPLETE sessions in their primary key's order: those after `after` (from
+ * the first when null) up to `upTo`. What a batch of a test's first completions names: ~100
+ * bytes, where the ids were ~39 KB per 1,000 sessions, most of what the outbox cost an import.
+ * The run is read when the batch is expanded; an import of the same test expands the test's
+ * waiting ranges first (expandKeyRangeBatches), so no session leaves its run unevented.
+ */
+export interface SessionKeyRange {
+  after: SessionKey | null;
+  upTo: SessionKey;
+}
+
+const COMPLETED_KEY = '(x.start_time, x.session_id)';
+const completedAfter = (after: SessionKey | null) => ({
+  sql: `${COMPLETED_HERE.all}${after ? ` AND ${COMPLETED_KEY} > (@after0, @after1)` : ''}`,
+  params: after ? { after0: after[0], after1: after[1] } : {},
+});
+
+/** The ids of the sessions `range` names, of `testId`. */
+export async function sessionsInKeyRange(tx: Transaction, testId: string, range: SessionKeyRange): Promise<string[]> {
+  const { sql, params } = completedAfter(range.after);
+  const rows = await tx.all<{ session_id: string }>(`SELECT x.session_id ${sql} AND ${COMPLETED_KEY} <= (@upTo0, @upTo1)`, {
+    ...params,
+    testId,
+    complete: COMPLETED_STATUS,
+    upTo0: range.upTo[0],
+    upTo1: range.upTo[1],
+  });
+  return rows.map((r) => r.session_id);
+}
+
+/**
+ * One batch per BATCH_SESSIONS of the test's COMPLETE sessions, each a key range: the key of
+ * every BATCH_SESSIONS-th session found by a seek from the last, then the last session's.
+ * Resolves to how many batches.
+ */
+async function recordKeyRanges(tx: Transaction, params: Record<string, unknown>): Promise<number> {
+  const keyOf = async (select: string, order: string, after: SessionKey | null): Promise<SessionKey | null> => {
+    const from = completedAfter(after);
+    const row = await tx.one<{ k0: number; k1: string }>(`SELECT x.start_time AS k0, x.session_id AS k1 ${from.sql} ORDER BY ${order} ${select}`, { ...params, ...from.params });
+    return row ? [Number(row.k0), row.k1] : null;
+  };
+  const ranges: SessionKeyRange[] = [];
+  let after: SessionKey | null = null;
+  for (let upTo: SessionKey | null; (upTo = await keyOf(`LIMIT 1 OFFSET ${BATCH_SESSIONS - 1}`, 'x.start_time, x.session_id', after)); after = upTo) {
+    ranges.push({ after, upTo });
+  }
+  const last = await keyOf('LIMIT 1', 'x.start_time DESC, x.session_id DESC', after);
+  if (last) ranges.push({ after, upTo: last });
+  if (ranges.length === 0) return 0;
+  return tx.run(
+    `INSERT INTO webhook_pending_batches (type, test_id, workspace_id, key_range, created_at)
+     SELECT @type, @testId, @workspaceId, value ->> 0, @now FROM ${jsonRows(tx.dialect, 'ranges')}`,
+    { ...params, ranges: JSON.stringify(ranges.map((range) => [JSON.stringify(range)])) },
+  );
+}
 
 const INSERT_BATCH = 'INSERT INTO webhook_pending_batches (type, test_id, workspace_id, session_ids, created_at) SELECT @type, @testId, @workspaceId';
 
 /**
- * How each engine writes the batches. PostgreSQL puts every session in its chunk in one
- * statement (a hash aggregate; a statement per batch would cost a round trip each: 140 against
- * 75 ms per 100,000 sessions). SQLite's GROUP BY sorts the chunks (55-75 ms of 70-90), while
- * its statements cost no round trip: it seeks each batch's key range (26-55 ms), two statements
- * a batch. The table the import notes its sessions in is keyed for those ranges.
+ * How each engine writes the batches of a re-import's completions, which name their sessions.
+ * PostgreSQL puts every session in its chunk in one statement (a hash aggregate; a statement
+ * per batch would cost a round trip each: 140 against 75 ms per 100,000 sessions). SQLite's
+ * GROUP BY sorts the chunks (55-75 ms of 70-90), while its statements cost no round trip: each
+ * batch is the next range of the noted sessions' key, found by a seek (26-55 ms), two
+ * statements a batch.
  */
 const BATCH_WRITES = {
   sqlite: {
     completingTable: 'CREATE TEMP TABLE webhook_completing (session_id TEXT PRIMARY KEY) WITHOUT ROWID',
-    record: recordByKeyRanges,
+    record: recordNotedBySeeks,
   },
   postgres: {
     completingTable: 'CREATE TEMP TABLE webhook_completing (session_id TEXT COLLATE "C" NOT NULL)',
-    record: (tx: Transaction, completed: CompletedHere, params: Record<string, unknown>) =>
+    record: (tx: Transaction, params: Record<string, unknown>) =>
       tx.run(
         `${INSERT_BATCH}, json_agg(c.session_id)::text, @now
-           FROM (SELECT x.session_id, (ROW_NUMBER() OVER () - 1) / ${BATCH_SESSIONS} AS chunk ${completed.from}) c
+           FROM (SELECT x.session_id, (ROW_NUMBER() OVER () - 1) / ${BATCH_SESSIONS} AS chunk ${COMPLETED_HERE.noted}) c
           GROUP BY c.chunk`,
         params,
       ),
   },
 } as const;
 
-/** One batch per key range of BATCH_SESSIONS `completed` sessions, in key order: resolves to how many. */
-async function recordByKeyRanges(tx: Transaction, completed: CompletedHere, params: Record<string, unknown>): Promise<number> {
-  const key = `(${completed.key.join(', ')})`;
-  const bound = (name: string) => `(${completed.key.map((_, i) => `@${name}${i}`).join(', ')})`;
-  const after = (first: boolean) => (first ? '' : ` AND ${key} > ${bound('after')}`);
-  const lastOfBatch = (first: boolean) =>
-    `SELECT ${completed.key.map((column, i) => `${column} AS k${i}`).join(', ')} ${completed.from}${after(first)}
-      ORDER BY ${completed.key.join(', ')} LIMIT 1 OFFSET ${BATCH_SESSIONS - 1}`;
-  const write = (first: boolean, full: boolean) =>
-    `${INSERT_BATCH}, json_group_array(session_id), @now
-       FROM (SELECT x.session_id ${completed.from}${after(first)}${full ? ` AND ${key} <= ${bound('upTo')}` : ''}) batch
-     HAVING COUNT(*) > 0`;
+/** One batch per BATCH_SESSIONS noted sessions, in the order of their key: resolves to how many. */
+async function recordNotedBySeeks(tx: Transaction, params: Record<string, unknown>): Promise<number> {
+  const after = (first: boolean) => (first ? '' : ' AND c.session_id > @after');
   const bounds = { ...params };
   let recorded = 0;
   for (let first = true; ; first = false) {
     // The key of the next full batch's last session; none when less than a batch is left.
-    const last = await tx.one<Record<string, unknown>>(lastOfBatch(first), bounds);
-    completed.key.forEach((_, i) => (bounds[`upTo${i}`] = last?.[`k${i}`]));
-    recorded += await tx.run(write(first, last !== undefined), bounds);
+    const last = await tx.one<{ k: string }>(
+      `SELECT c.session_id AS k ${COMPLETED_HERE.noted}${after(first)} ORDER BY c.session_id LIMIT 1 OFFSET ${BATCH_SESSIONS - 1}`,
+      bounds,
+    );
+    recorded += await tx.run(
+      `${INSERT_BATCH}, json_group_array(session_id), @now
+         FROM (SELECT x.session_id ${COMPLETED_HERE.noted}${after(first)}${last ? ' AND c.session_id <= @upTo' : ''}) batch
+       HAVING COUNT(*) > 0`,
+      { ...bounds, upTo: last?.k },
+    );
     if (!last) return recorded;
-    completed.key.forEach((_, i) => (bounds[`after${i}`] = last[`k${i}`]));
+    bounds.after = last.k;
   }
 }
 
 /**
  * `session.completed` for each session an import makes COMPLETE, written in the import's
  * transaction as the outbox's compact form: one `webhook_pending_batches` row per
- * BATCH_SESSIONS sessions, naming them (see BATCH_WRITES). The delivery side turns each batch
+ * BATCH_SESSIONS sessions, naming a key range of them for a test's first completions
+ * (SessionKeyRange), their ids otherwise (BATCH_WRITES). The delivery side turns each batch
  * into events and deliveries later, in its own transaction (WebhookPendingBatches): a
  * session's first completion is an event once, whatever imports it again (its once-key), and
- * one already COMPLETE before the import is none. `start` answers
- * null when no enabled subscription wants the events (nothing is read or written then);
- * otherwise `beforeApply` runs once the import's rows are staged and before they are applied,
- * and `record` after.
+ * one already COMPLETE before the import is none. `start` answers null when no enabled
+ * subscription wants the events (nothing is read or written then); otherwise `beforeApply`
+ * runs once the import's rows are staged and before they are applied, and `record` after.
  */
 export class SessionCompletionEvents {
   private noted = false;
@@ -298,9 +356,10 @@ export class SessionCompletionEvents {
 
   /** Writes the pending batches naming the sessions completed here. Resolves to how many batches. */
   async record(): Promise<number> {
-    const completed = this.noted ? COMPLETED_HERE.noted : COMPLETED_HERE.all;
-    const recorded = await BATCH_WRITES[this.dialect].record(this.tx, completed, { ...this.match, complete: COMPLETED_STATUS, now: this.clock.now() });
-    if (this.noted) await this.tx.run('DROP TABLE webhook_completing');
+    const params = { ...this.match, complete: COMPLETED_STATUS, now: this.clock.now() };
+    if (!this.noted) return recordKeyRanges(this.tx, params);
+    const recorded = await BATCH_WRITES[this.dialect].record(this.tx, params);
+    await this.tx.run('DROP TABLE webhook_completing');
     return recorded;
   }
 }

@@ -7,7 +7,7 @@ import { ManualClock } from '../clock.js';
 import type { Announce } from './database.js';
 import type { Store } from './open-store.js';
 import type { SessionInput } from './store.js';
-import { BATCH_SESSIONS, type WebhookEventType } from './webhook-events.js';
+import { BATCH_SESSIONS, sessionsInKeyRange, type SessionKeyRange, type WebhookEventType } from './webhook-events.js';
 import { batchEventId } from './webhook-pending-batches.js';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -56,7 +56,16 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
       await expandAll();
       return (await store.webhooks.listDeliveries(subscriptionId, { limit: 100 })).filter((d) => d.status === 'pending');
     };
-    const batches = () => store.database.all<{ id: number; session_ids: string; created_at: number }>('SELECT id, session_ids, created_at FROM webhook_pending_batches ORDER BY id');
+    const batches = () =>
+      store.database.all<{ id: number; session_ids: string | null; key_range: string | null; created_at: number }>(
+        'SELECT id, session_ids, key_range, created_at FROM webhook_pending_batches ORDER BY id',
+      );
+    /** The sessions a batch names: its ids, or those its key range covers now. */
+    const sessionsOf = (b: { session_ids: string | null; key_range: string | null }): Promise<string[]> =>
+      b.session_ids !== null
+        ? Promise.resolve(JSON.parse(b.session_ids) as string[])
+        : store.database.write(null, (tx) => sessionsInKeyRange(tx, TEST, JSON.parse(b.key_range!) as SessionKeyRange));
+    const sessionsOfAll = async () => (await Promise.all((await batches()).map(sessionsOf))).map((ids) => ids.sort());
     const completedEvents = () =>
       store.database.all<{ id: string; once_key: string }>("SELECT id, once_key FROM webhook_events WHERE type = 'session.completed' ORDER BY id");
     const sessionIdsOf = async (subscriptionId: string) => {
@@ -113,11 +122,12 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
       const many = Array.from({ length: BATCH_SESSIONS + 5 }, (_, i) => session(i + 1, i % 3 === 2 ? 'ABANDONED' : 'COMPLETE'));
       await store.sessions.importSessions(TEST, many, by);
       const completed = many.filter((x) => x.status === 'COMPLETE').map((x) => x.sessionId);
-      // Nothing per session in the import: only the batches, which name exactly the completed sessions.
+      // Nothing per session in the import: only the batches, key ranges of exactly the completed sessions.
       expect(await completedEvents()).toEqual([]);
       const written = await batches();
       expect(written).toHaveLength(Math.ceil(completed.length / BATCH_SESSIONS));
-      expect(written.flatMap((b) => JSON.parse(b.session_ids) as string[]).sort()).toEqual([...completed].sort());
+      expect(written.every((b) => b.session_ids === null && b.key_range!.length < 200)).toBe(true);
+      expect((await sessionsOfAll()).flat().sort()).toEqual([...completed].sort());
       // A claim finds nothing before a batch is expanded; an expansion takes one batch.
       expect(await store.webhookDeliveries.claim('w', LEASE, 1)).toEqual([]);
       expect(await store.webhookBatches.expandNext()).toBe(Math.min(BATCH_SESSIONS, completed.length));
@@ -128,20 +138,31 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
       expect((await store.webhooks.listDeliveries(sub.id, { limit: 2000 })).length).toBe(completed.length);
     });
 
-    it('a batch is a key range: exactly full batches leave no empty one, and a re-import batches the sessions it completes', async () => {
+    it("batches are key ranges of a test's first completions and name a re-import's; exactly full batches leave no empty one", async () => {
       await subscribe();
-      // Two full batches of the test's first COMPLETE sessions (read in the sessions' key order).
+      // Two full key ranges of the test's first COMPLETE sessions.
       const first = Array.from({ length: 2 * BATCH_SESSIONS }, (_, i) => session(i + 1, 'COMPLETE'));
       await store.sessions.importSessions(TEST, first, by);
-      expect((await batches()).map((b) => (JSON.parse(b.session_ids) as string[]).length)).toEqual([BATCH_SESSIONS, BATCH_SESSIONS]);
+      expect(await sessionsOfAll()).toEqual([first.slice(0, BATCH_SESSIONS), first.slice(BATCH_SESSIONS)].map((part) => part.map((x) => x.sessionId).sort()));
       await expandAll();
       // Again, with more than a batch newly COMPLETE among sessions that already were (the noted sessions' key order).
       const again = [...first, ...Array.from({ length: 3 * BATCH_SESSIONS + 3 }, (_, i) => session(2 * BATCH_SESSIONS + i + 1, i % 3 === 2 ? 'IN_PROGRESS' : 'COMPLETE'))];
       await store.sessions.importSessions(TEST, again, by);
       const written = await batches();
-      const named = written.flatMap((b) => JSON.parse(b.session_ids) as string[]);
-      expect(written.map((b) => (JSON.parse(b.session_ids) as string[]).length)).toEqual([BATCH_SESSIONS, BATCH_SESSIONS, 2]);
-      expect(named.sort()).toEqual(again.slice(2 * BATCH_SESSIONS).filter((x) => x.status === 'COMPLETE').map((x) => x.sessionId).sort());
+      expect(written.every((b) => b.key_range === null)).toBe(true);
+      expect(written.map((b) => (JSON.parse(b.session_ids!) as string[]).length)).toEqual([BATCH_SESSIONS, BATCH_SESSIONS, 2]);
+      expect((await sessionsOfAll()).flat().sort()).toEqual(again.slice(2 * BATCH_SESSIONS).filter((x) => x.status === 'COMPLETE').map((x) => x.sessionId).sort());
+    });
+
+    it('an import expands the key ranges of its test first: a session that left its range (status, start time) before expansion is still evented', async () => {
+      const sub = await subscribe();
+      await store.sessions.importSessions(TEST, [1, 2, 3].map((n) => session(n, 'COMPLETE')), by);
+      expect((await batches()).map((b) => b.key_range !== null)).toEqual([true]);
+      // Before any expansion: one session goes back to IN_PROGRESS, another starts later.
+      await store.sessions.importSessions(TEST, [session(1, 'IN_PROGRESS'), { ...session(2, 'COMPLETE'), startTime: T0 + 99 }], by);
+      expect(await batches()).toEqual([]);
+      expect((await completedEvents()).map((e) => e.once_key).sort()).toEqual([1, 2, 3].map((n) => `session.completed:${sid(n)}`));
+      expect(await sessionIdsOf(sub.id)).toEqual([sid(1), sid(2), sid(3)]);
     });
 
     it('an expansion rolled back (a crash before its COMMIT) and run again makes the same event ids; the batch waits meanwhile', async () => {
@@ -179,8 +200,9 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
       });
       await store.database.write(null, (tx) =>
         tx.run(
-          `INSERT INTO webhook_pending_batches (type, test_id, workspace_id, session_ids, created_at) VALUES ('session.completed', @testId, @ws, @ids, @createdAt)`,
-          { testId: TEST, ws: WS, ids: batch!.session_ids, createdAt: batch!.created_at },
+          `INSERT INTO webhook_pending_batches (type, test_id, workspace_id, session_ids, key_range, created_at)
+           VALUES ('session.completed', @testId, @ws, @ids, @range, @createdAt)`,
+          { testId: TEST, ws: WS, ids: batch!.session_ids, range: batch!.key_range, createdAt: batch!.created_at },
         ),
       );
       const [again] = await batches();
@@ -204,7 +226,8 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
       await store.sessions.importSessions(TEST, [session(1, 'COMPLETE')], by);
       await store.sessions.importSessions(TEST, [session(1, 'IN_PROGRESS')], by);
       await store.sessions.importSessions(TEST, [session(1, 'COMPLETE'), session(2, 'COMPLETE')], by);
-      expect(await batches()).toHaveLength(2);
+      // The first import's range was expanded by the second, before it changed the session.
+      expect(await batches()).toHaveLength(1);
       await expandAll();
       expect((await completedEvents()).map((e) => e.once_key).sort()).toEqual([`session.completed:${sid(1)}`, `session.completed:${sid(2)}`]);
       expect(await sessionIdsOf(sub.id)).toEqual([sid(1), sid(2)]);

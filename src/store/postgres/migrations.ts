@@ -516,4 +516,13 @@ export const postgresMigrations: readonly Migration[] = [
       ALTER TABLE webhook_pending_batches ALTER COLUMN session_ids SET STORAGE EXTERNAL;
     `,
   },
+  {
+    // Batches by key range; see sqlite/migrations.ts version 21.
+    version: 21,
+    sql: `
+      ALTER TABLE webhook_pending_batches ALTER COLUMN session_ids DROP NOT NULL,
+        ADD COLUMN key_range TEXT,
+        ADD CONSTRAINT webhook_pending_batches_names_sessions CHECK ((session_ids IS NULL) <> (key_range IS NULL));
+    `,
+  },
 ];

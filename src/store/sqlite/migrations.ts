@@ -595,4 +595,32 @@ export const sqliteMigrations: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    // An import's first completions of a test are batched by key range, not by id (issue 35):
+    // a batch names a run of the test's COMPLETE sessions in their primary key's order, about
+    // 100 bytes instead of 39 KB per 1,000 sessions. SQLite cannot drop a NOT NULL: the table is
+    // rebuilt, its batches, ids and id sequence kept.
+    version: 21,
+    sql: `
+      CREATE TABLE webhook_pending_batches_v21 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        type TEXT NOT NULL,
+        test_id TEXT NOT NULL,
+        workspace_id TEXT,
+        -- A JSON array of session ids, or null when key_range names the sessions.
+        session_ids TEXT,
+        -- A JSON object {"after": [start_time, session_id] or null, "upTo": [start_time, session_id]}.
+        key_range TEXT,
+        created_at INTEGER NOT NULL,
+        CHECK ((session_ids IS NULL) <> (key_range IS NULL))
+      ) STRICT;
+      INSERT INTO webhook_pending_batches_v21 (id, type, test_id, workspace_id, session_ids, created_at)
+        SELECT id, type, test_id, workspace_id, session_ids, created_at FROM webhook_pending_batches;
+      -- Event ids derive from batch ids: the sequence goes on where it was, not from the largest kept.
+      DELETE FROM sqlite_sequence WHERE name = 'webhook_pending_batches_v21';
+      INSERT INTO sqlite_sequence (name, seq) SELECT 'webhook_pending_batches_v21', seq FROM sqlite_sequence WHERE name = 'webhook_pending_batches';
+      DROP TABLE webhook_pending_batches;
+      ALTER TABLE webhook_pending_batches_v21 RENAME TO webhook_pending_batches;
+    `,
+  },
 ];

@@ -170,6 +170,31 @@ describe('SQLite migration 20', () => {
   });
 });
 
+describe('SQLite migration 21', () => {
+  it("keeps a version-20 database's waiting batches, their ids and their ids' sequence, in the rebuilt table", async () => {
+    const path = join(dir, 'version-20.db');
+    const raw = databaseAt(path, 20);
+    const insert = raw.prepare("INSERT INTO webhook_pending_batches (type, test_id, workspace_id, session_ids, created_at) VALUES ('session.completed', 't', NULL, ?, 5)");
+    for (const ids of [['a', 'b'], ['c'], ['d']]) insert.run(JSON.stringify(ids));
+    raw.prepare('DELETE FROM webhook_pending_batches WHERE id = 3').run();
+    raw.close();
+    const store = await openSqliteStore(path, new ManualClock());
+    try {
+      expect((await store.database.migrate()).applied).toEqual([21]);
+      const rows = await store.database.all('SELECT id, session_ids, key_range, created_at FROM webhook_pending_batches ORDER BY id');
+      expect(rows).toEqual([
+        { id: 1, session_ids: '["a","b"]', key_range: null, created_at: 5 },
+        { id: 2, session_ids: '["c"]', key_range: null, created_at: 5 },
+      ]);
+      // A batch's id is never used twice (event ids derive from it): the next is 4.
+      await store.database.write(null, (tx) => tx.run("INSERT INTO webhook_pending_batches (type, test_id, session_ids, created_at) VALUES ('session.completed', 't', '[]', 6)"));
+      expect(await store.database.one('SELECT MAX(id) AS id FROM webhook_pending_batches')).toEqual({ id: 4 });
+    } finally {
+      await store.database.close();
+    }
+  });
+});
+
 describe('SQLite: pages of one status', () => {
   it('read one range of the primary key (clustered by status), at any depth, whatever lies between (no scan, no sort)', async () => {
     const path = join(dir, 'plans.db');
