@@ -425,13 +425,16 @@ async function main() {
       report.webhooks = await runWebhooksBench({ cli: CLI, cwd: ROOT, work, logLevel: opts.logLevel, log, ...p.webhooks });
     }
     if (wanted('pg.webhooks.delivery') && pgUrl) {
-      const schema = `bench_${randomBytes(4).toString('hex')}_hooks`;
-      schemas.push(schema);
-      const store = await dist.openStore(pgUrl, { now: () => Date.now() }, { schema });
-      await store.database.migrate();
-      await store.database.close();
-      const databaseUrl = postgresUrlWithSchema(pgUrl, schema);
-      report.pgWebhooks = await runWebhooksBench({ cli: CLI, cwd: ROOT, work, logLevel: opts.logLevel, log, databaseUrl, ...p.webhooks });
+      // The delivery run's schema, and the import comparison's two.
+      const [databaseUrl, ...importDatabaseUrls] = await Promise.all(['hooks', 'import_without', 'import_with'].map(async (name) => {
+        const schema = `bench_${randomBytes(4).toString('hex')}_${name}`;
+        schemas.push(schema);
+        const store = await dist.openStore(pgUrl, { now: () => Date.now() }, { schema });
+        await store.database.migrate();
+        await store.database.close();
+        return postgresUrlWithSchema(pgUrl, schema);
+      }));
+      report.pgWebhooks = await runWebhooksBench({ cli: CLI, cwd: ROOT, work, logLevel: opts.logLevel, log, databaseUrl, importDatabaseUrls, ...p.webhooks });
     }
 
     // Search over a million transcript cues, MCP's search against REST's, and the index's cost to the import.

@@ -38,6 +38,9 @@ export const TARGETS = [
   { id: 'search.sqlite.p50Ms', title: 'search on SQLite, p50 latency, one client (ms)', target: 20, better: 'lower' },
   { id: 'search.sqlite.p99Ms', title: 'search on SQLite, p99 latency, one client (ms)', target: 100, better: 'lower' },
   { id: 'import.transcripts.sqlite', title: 'transcript import into SQLite, with the search index / without (time)', target: 1.3, better: 'lower' },
+  // Issue 35 (bench/lib/webhooks-scenario.mjs): events delivered to a local receiver per second, and what a subscription adds to an import.
+  { id: 'webhooks.eventsPerSec', title: 'webhook delivery on SQLite, to a local receiver (events/s)', target: 2_000, better: 'higher' },
+  { id: 'webhooks.importSlowdown', title: 'session import into SQLite, with a subscription / without (time, median of rounds)', target: 1.1, better: 'lower' },
   // The same ratios on PostgreSQL, when DATABASE_URL names one.
   { id: 'pg.list.offset10k/pg.list.offset0', title: 'PostgreSQL: list offset 10,000 / offset 0', target: 0.8, better: 'higher', optional: true },
   { id: 'pg.list.page401/pg.list.offset0', title: 'PostgreSQL: list pageNumber 401 / offset 0', target: 0.8, better: 'higher', optional: true },
@@ -46,6 +49,8 @@ export const TARGETS = [
   { id: 'search.pg.p50Ms', title: 'search on PostgreSQL, p50 latency, one client (ms)', target: 20, better: 'lower', optional: true },
   { id: 'search.pg.p99Ms', title: 'search on PostgreSQL, p99 latency, one client (ms)', target: 100, better: 'lower', optional: true },
   { id: 'import.transcripts.pg', title: 'transcript import into PostgreSQL, with the search index / without (time)', target: 1.3, better: 'lower', optional: true },
+  { id: 'pg.webhooks.eventsPerSec', title: 'webhook delivery on PostgreSQL, to a local receiver (events/s)', target: 2_000, better: 'higher', optional: true },
+  { id: 'pg.webhooks.importSlowdown', title: 'session import into PostgreSQL, with a subscription / without (time, median of rounds)', target: 1.1, better: 'lower', optional: true },
 ];
 
 /** The scenarios whose runs make up "the list load" for peak RSS. */
@@ -83,6 +88,10 @@ export function computeRatios(report, { partial }) {
   const measured = {
     peakRssUnderListMb: peakRssUnderList(scenarios)?.largestProcessMb ?? null,
     'import.sessionsPerSec': report.import?.sessionsPerSec ?? null,
+    'webhooks.eventsPerSec': report.webhooks?.eventsPerSec ?? null,
+    'webhooks.importSlowdown': report.webhooks?.importSlowdown ?? null,
+    'pg.webhooks.eventsPerSec': report.pgWebhooks?.eventsPerSec ?? null,
+    'pg.webhooks.importSlowdown': report.pgWebhooks?.importSlowdown ?? null,
     // The search group reports its own values (ratios, latencies), keyed by their target's id.
     ...report.search?.values,
   };

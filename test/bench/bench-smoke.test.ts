@@ -43,6 +43,8 @@ const RATIOS = [
   'search.sqlite.p50Ms',
   'search.sqlite.p99Ms',
   'import.transcripts.sqlite',
+  'webhooks.eventsPerSec',
+  'webhooks.importSlowdown',
 ];
 
 /** The search group's load scenarios on SQLite (bench/lib/search-scenario.mjs). */
@@ -77,6 +79,7 @@ interface Report {
     perQueryMs: Record<string, Record<string, { matches: number; medianMs: number }>>;
     import: Record<string, { cues: number; indexedSeconds: number[]; withoutIndexSeconds: number[]; ratio: number }>;
   };
+  webhooks: { events: number; delivered: number; eventsPerSec: number; importSessions: number; importSlowdownByRound: number[] };
 }
 
 /** The details-fetch scenario's runs (bench/lib/details-scenario.mjs). */
@@ -165,6 +168,9 @@ describe('benchmark harness, smoke mode', () => {
       expect(Object.keys(report.search.perQueryMs)).toEqual(['sqlite']);
       expect(Object.keys(report.search.import)).toEqual(['sqlite']);
       expect(report.search.import.sqlite).toMatchObject({ cues: 3_600, indexedSeconds: [expect.any(Number)], withoutIndexSeconds: [expect.any(Number)] });
+      // Every event of the outbox delivered and counted, and the import compared round by round (eight rounds after a warm-up).
+      expect(report.webhooks).toMatchObject({ events: 500, delivered: 500, importSessions: 2000 });
+      expect(report.webhooks.importSlowdownByRound).toHaveLength(8);
       expect(output).toContain('| ratio');
     } finally {
       rmSync(out, { recursive: true, force: true });
