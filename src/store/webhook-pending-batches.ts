@@ -5,11 +5,14 @@ import { derivedEventId, eventData, MATCHING, sessionsInKeyRange, wantedBy, type
 const BATCH = 'SELECT id, type, test_id, workspace_id, session_ids, key_range, created_at FROM webhook_pending_batches';
 
 /**
- * The oldest batch no other transaction holds: PostgreSQL locks it for the expansion's
+ * The oldest due batch no other transaction holds: PostgreSQL locks it for the expansion's
  * transaction and skips one another process is expanding (SQLite's write transaction holds
- * the whole database).
+ * the whole database). A batch set aside after a failure is due again at its retry_at.
  */
-const NEXT_BATCH = `${BATCH} ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`;
+const NEXT_BATCH = `${BATCH} WHERE retry_at <= @now ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`;
+
+/** How long a batch whose expansion failed `failures` times in a row is set aside: 1 s, doubling, at most 5 minutes. */
+export const expansionRetryDelayMs = (failures: number): number => Math.min(1000 * 2 ** (failures - 1), 300_000);
 
 /** A test's batches that name key ranges, waiting (if another process is expanding one, until it is done). */
 const KEY_RANGES_OF_TEST = `${BATCH} WHERE test_id = @testId AND key_range IS NOT NULL ORDER BY id FOR UPDATE`;
@@ -37,24 +40,51 @@ export class WebhookPendingBatches {
     private readonly clock: Clock,
   ) {}
 
-  /** Whether a batch waits (a read: an idle worker asks often). */
+  /** Whether a batch is due (a read: an idle worker asks often). */
   async waiting(): Promise<boolean> {
-    return (await this.db.one('SELECT 1 AS waiting FROM webhook_pending_batches LIMIT 1')) !== undefined;
+    return (await this.db.one('SELECT 1 AS waiting FROM webhook_pending_batches WHERE retry_at <= @now LIMIT 1', { now: this.clock.now() })) !== undefined;
   }
 
   /**
-   * Expands the oldest batch no one else is expanding: resolves to how many events it wrote
-   * (once-keys already used write none), or null when there was no batch to take.
+   * Expands the oldest due batch no one else is expanding: resolves to how many events it
+   * wrote (once-keys already used write none), or null when there was no batch to take. When
+   * the expansion fails, the batch is set aside (expansionRetryDelayMs), so that one which
+   * always fails does not hold back the batches after it, and the rejection names it.
    */
-  expandNext(): Promise<number | null> {
-    return this.db.write(
-      null,
-      async (tx) => {
-        const row = await tx.one(NEXT_BATCH);
-        return row ? expandBatch(tx, this.clock, row) : null;
-      },
-      EXPANSION,
-    );
+  async expandNext(): Promise<number | null> {
+    let taken: number | undefined;
+    try {
+      return await this.db.write(
+        null,
+        async (tx) => {
+          const row = await tx.one(NEXT_BATCH, { now: this.clock.now() });
+          if (!row) return null;
+          taken = Number(row.id);
+          return expandBatch(tx, this.clock, row);
+        },
+        EXPANSION,
+      );
+    } catch (err) {
+      if (taken === undefined) throw err;
+      // When even this fails (the database is down), the batch is simply due at the next try.
+      const failures = await this.setAside(taken).catch(() => undefined);
+      throw new Error(`pending batch ${taken}${failures ? ` (failure ${failures})` : ''}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  /** Counts a failed expansion of batch `id` and sets the batch aside: resolves to its failures in a row. */
+  private setAside(id: number): Promise<number | undefined> {
+    return this.db.write(null, async (tx) => {
+      const row = await tx.one<{ failures: number }>('SELECT failures FROM webhook_pending_batches WHERE id = @id', { id });
+      if (!row) return undefined;
+      const failures = Number(row.failures) + 1;
+      await tx.run('UPDATE webhook_pending_batches SET failures = @failures, retry_at = @retryAt WHERE id = @id', {
+        id,
+        failures,
+        retryAt: this.clock.now() + expansionRetryDelayMs(failures),
+      });
+      return failures;
+    });
   }
 }
 

@@ -8,7 +8,7 @@ import type { Announce } from './database.js';
 import type { Store } from './open-store.js';
 import type { SessionInput } from './store.js';
 import { BATCH_SESSIONS, sessionsInKeyRange, type SessionKeyRange, type WebhookEventType } from './webhook-events.js';
-import { batchEventId } from './webhook-pending-batches.js';
+import { batchEventId, expansionRetryDelayMs } from './webhook-pending-batches.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 const LEASE = 60_000;
@@ -189,6 +189,7 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
       expect(await completedEvents()).toEqual([]);
       expect(await batches()).toEqual([batch]);
       await runAll(recover);
+      clock.advance(expansionRetryDelayMs(1));
       const claimed = await expandAndClaim('w', LEASE, 10);
       const expected = [sid(1), sid(3)].map((id) => ({ id: batchEventId({ id: Number(batch!.id), createdAt: Number(batch!.created_at) }, id), once_key: `session.completed:${id}` }));
       expect(await completedEvents()).toEqual([...expected].sort((a, b) => (a.id < b.id ? -1 : 1)));
@@ -210,6 +211,52 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
       const ids = (await completedEvents()).map((e) => e.id).sort();
       expect(ids).toEqual([sid(1), sid(3)].map((id) => batchEventId({ id: Number(again!.id), createdAt: Number(again!.created_at) }, id)).sort());
       expect(again!.id).not.toBe(batch!.id);
+    });
+
+    it('a batch whose expansion keeps failing is set aside, longer each time, and the batches after it are expanded meanwhile', async () => {
+      await subscribe();
+      await subscribe(['session.completed'], { testId: OTHER_TEST });
+      await store.sessions.importSessions(TEST, [session(1, 'COMPLETE')], by);
+      await store.sessions.importSessions(OTHER_TEST, [session(2, 'COMPLETE')], by);
+      const [poisoned, after] = await batches();
+      // Every expansion of TEST's batch fails; OTHER_TEST's succeeds.
+      const [poison, cure] =
+        store.database.dialect === 'sqlite'
+          ? [[`CREATE TRIGGER poison BEFORE INSERT ON webhook_events WHEN NEW.test_id = '${TEST}' BEGIN SELECT RAISE(ABORT, 'poison'); END`], ['DROP TRIGGER poison']]
+          : [
+              [
+                `CREATE FUNCTION poison() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN IF NEW.test_id = ''${TEST}'' THEN RAISE EXCEPTION ''poison''; END IF; RETURN NEW; END'`,
+                'CREATE TRIGGER poison BEFORE INSERT ON webhook_events FOR EACH ROW EXECUTE FUNCTION poison()',
+              ],
+              ['DROP TRIGGER poison ON webhook_events', 'DROP FUNCTION poison()'],
+            ];
+      const runAll = (statements: string[]) =>
+        store.database.write(null, async (tx) => {
+          for (const sql of statements) await tx.run(sql);
+        });
+      const setAside = () => store.database.all('SELECT id, failures, retry_at FROM webhook_pending_batches WHERE failures > 0');
+      await runAll(poison);
+      await expect(store.webhookBatches.expandNext()).rejects.toThrow(`pending batch ${poisoned!.id} (failure 1): `);
+      expect(await setAside()).toEqual([{ id: poisoned!.id, failures: 1, retry_at: T0 + 1000 }]);
+      // The next batch goes first; then none is due.
+      expect(await store.webhookBatches.expandNext()).toBe(1);
+      expect(await store.webhookBatches.expandNext()).toBeNull();
+      expect(await store.webhookBatches.waiting()).toBe(false);
+      expect((await completedEvents()).map((e) => e.once_key)).toEqual([`session.completed:${sid(2)}`]);
+      expect((await batches()).map((b) => b.id)).toEqual([poisoned!.id]);
+      expect(after!.id).toBeGreaterThan(poisoned!.id);
+      // Due again after a second; failing again, set aside for two.
+      clock.advance(999);
+      expect(await store.webhookBatches.waiting()).toBe(false);
+      clock.advance(1);
+      expect(await store.webhookBatches.waiting()).toBe(true);
+      await expect(store.webhookBatches.expandNext()).rejects.toThrow(/failure 2\): .*poison/);
+      expect(await setAside()).toEqual([{ id: poisoned!.id, failures: 2, retry_at: T0 + 1000 + 2000 }]);
+      await runAll(cure);
+      clock.advance(2000);
+      expect(await store.webhookBatches.expandNext()).toBe(1);
+      expect((await completedEvents()).map((e) => e.once_key).sort()).toEqual([sid(1), sid(2)].map((id) => `session.completed:${id}`));
+      expect(await batches()).toEqual([]);
     });
 
     it('concurrent expansions take a batch once: one expands it, the others find none (PostgreSQL skips the locked row)', async () => {

@@ -525,4 +525,12 @@ export const postgresMigrations: readonly Migration[] = [
         ADD CONSTRAINT webhook_pending_batches_names_sessions CHECK ((session_ids IS NULL) <> (key_range IS NULL));
     `,
   },
+  {
+    // Failing batches set aside for a while; see sqlite/migrations.ts version 22.
+    version: 22,
+    sql: `
+      ALTER TABLE webhook_pending_batches ADD COLUMN failures INTEGER NOT NULL DEFAULT 0,
+        ADD COLUMN retry_at BIGINT NOT NULL DEFAULT 0;
+    `,
+  },
 ];

@@ -623,4 +623,14 @@ export const sqliteMigrations: readonly Migration[] = [
       ALTER TABLE webhook_pending_batches_v21 RENAME TO webhook_pending_batches;
     `,
   },
+  {
+    // A batch whose expansion fails is set aside for a while, longer after each failure, so
+    // the batches after it are expanded meanwhile (the oldest due batch goes first).
+    // retry_at: ms since the epoch, 0 for a batch that never failed.
+    version: 22,
+    sql: `
+      ALTER TABLE webhook_pending_batches ADD COLUMN failures INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE webhook_pending_batches ADD COLUMN retry_at INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];
