@@ -19,7 +19,8 @@ export interface AccessReads {
   findGrantPrincipal(grantId: string): Promise<Principal | null>;
   /**
    * An app as the token, introspection and revocation endpoints authenticate it. Only apps
-   * found are kept (registering one announces nothing); revoking one announces `access`.
+   * found are kept (registering one announces nothing); revoking one announces `access`, and
+   * so does a client ID metadata document that changes one.
    */
   findApp(clientId: string): Promise<AppForAuth | null>;
 }

@@ -204,9 +204,18 @@ export class AppRepository {
     });
   }
 
-  /** Stores what a client ID metadata document said, as of now (a cache: nothing is audited). */
-  saveMetadataApp(input: Omit<NewApp, 'origin' | 'clientType' | 'secretHash'>): Promise<App> {
-    return this.db.write(null, async (tx) => {
+  /**
+   * Stores what a client ID metadata document said, as of now (a cache: nothing is audited).
+   * A document that changed what a known app is (its name, redirect URIs or scopes) announces
+   * `access`, so no process goes on authenticating the app as it was; a first read, or the
+   * same document read again, announces nothing (an app not found was never cached).
+   */
+  async saveMetadataApp(input: Omit<NewApp, 'origin' | 'clientType' | 'secretHash'>): Promise<App> {
+    const known = await findApp(this.db, input.clientId);
+    const changed =
+      known !== null &&
+      (known.name !== input.name || known.redirectUris.join(' ') !== input.redirectUris.join(' ') || known.scopes.join(' ') !== input.scopes.join(' '));
+    return this.db.write(changed ? ACCESS : null, async (tx) => {
       const now = this.clock.now();
       await tx.run(
         `INSERT INTO apps (client_id, name, client_type, origin, redirect_uris, scopes, created_at, fetched_at)

@@ -808,6 +808,33 @@ export function describeStoreContract(name: string, makeStore: (clock: ManualClo
       });
     });
 
+    describe('apps', () => {
+      it("announces `access` when a client ID metadata document changes a known app, not when it is first read or read again unchanged", async () => {
+        const clientId = 'https://app.example.com/client.json';
+        const document = { clientId, name: 'Notes', redirectUris: ['https://app.example.com/cb'], scopes: ['studies:read'] };
+        const saves: [string, typeof document][] = [
+          ['first read', document],
+          ['the same again', document],
+          ['a redirect URI added', { ...document, redirectUris: [...document.redirectUris, 'https://app.example.com/cb2'] }],
+          ['a scope removed', { ...document, redirectUris: [...document.redirectUris, 'https://app.example.com/cb2'], scopes: [] }],
+          ['renamed', { ...document, name: 'Notes 2', redirectUris: [...document.redirectUris, 'https://app.example.com/cb2'], scopes: [] }],
+        ];
+        const heard: Record<string, Change[]> = {};
+        for (const [what, saved] of saves) {
+          announced.length = 0;
+          expect(await store.apps.saveMetadataApp(saved)).toMatchObject({ ...saved, origin: 'metadata', clientType: 'public', fetchedAt: clock.now() });
+          heard[what] = [...announced];
+        }
+        expect(heard).toEqual({
+          'first read': [],
+          'the same again': [],
+          'a redirect URI added': [{ topic: 'access' }],
+          'a scope removed': [{ topic: 'access' }],
+          renamed: [{ topic: 'access' }],
+        });
+      });
+    });
+
     describe('audit', () => {
       it('lists events oldest first, with the clock time; a limit keeps the newest', async () => {
         await store.credentials.createUser('a@example.com', { actor: 'a' });

@@ -240,8 +240,9 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
   for (const m of ['createAdmin', 'renewSetupLink', 'completeSetup', 'createSession', 'endSession', 'recordTotpStep', 'setPendingTotp', 'enableTotp', 'resetTotp', 'assignWorkspace', 'unassignWorkspace', 'createClient', 'revokeClient']) bookkeeping.add(`admins.${m}`);
   for (const m of ['listAdmins', 'getAdmin', 'findAdminForSignIn', 'findSession', 'pendingTotp', 'assignedWorkspaces', 'administers', 'listClients', 'findClientForAuth']) readers.add(`admins.${m}`);
   // Apps, codes and refresh tokens: read from the database at every use, except apps found at client authentication, cached until
-  // any change (a registration needs no announcement: misses are not kept); what tokens depend on (apps, grants) is revoked with `access`.
-  for (const m of ['createApp', 'saveMetadataApp', 'createCode', 'exchangeCode', 'rotateRefreshToken']) bookkeeping.add(`apps.${m}`);
+  // any change (a registration needs no announcement: misses are not kept); what tokens depend on (apps, grants) is revoked with `access`,
+  // and a client ID metadata document that changes a known app announces it too (apps.saveMetadataApp, among the mutations below).
+  for (const m of ['createApp', 'createCode', 'exchangeCode', 'rotateRefreshToken']) bookkeeping.add(`apps.${m}`);
   for (const m of ['findApp', 'listApps', 'approvedApps', 'approvalCovers', 'findGrantPrincipal', 'grantOfRefreshToken', 'findLiveRefreshToken']) readers.add(`apps.${m}`);
   // Users' passwords, TOTP and browser sessions: read from the database on every page, never cached.
   for (const m of ['completeSetup', 'setPassword', 'createSession', 'endSession', 'recordTotpStep', 'setPendingTotp', 'enableTotp', 'resetTotp']) bookkeeping.add(`userAccounts.${m}`);
@@ -285,6 +286,14 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
         run: async () => {
           const app = await cli.store.apps.createApp({ clientId: `heard-${clientId}`, name: 'Heard', clientType: 'public', origin: 'registered', redirectUris: ['http://127.0.0.1/cb'], scopes: ['studies:read'], secretHash: null }, by);
           return cli.store.apps.revokeApp(app.clientId, by);
+        },
+      },
+      'apps.saveMetadataApp': {
+        topic: 'access',
+        run: async () => {
+          const document = { clientId: `https://heard.example.com/${clientId}.json`, name: 'Heard', redirectUris: ['https://heard.example.com/cb'], scopes: ['studies:read'] };
+          await cli.store.apps.saveMetadataApp(document);
+          return cli.store.apps.saveMetadataApp({ ...document, scopes: [] });
         },
       },
       'apps.revokeGrant': { topic: 'access', run: () => cli.store.apps.revokeGrant(crypto.randomUUID(), by, 'test') },
