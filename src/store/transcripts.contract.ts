@@ -100,6 +100,17 @@ export function describeTranscriptContract(name: string, makeStore: (clock: Manu
       expect(await store.transcripts.importTranscripts(T1, transcripts, admin)).toEqual({ inserted: 0, updated: 0, unchanged: 620 });
     });
 
+    it("searches within one test whatever its id holds: quotes and backslashes are the query's text, not its syntax", async () => {
+      // Entry points accept UUIDs only; the store does not rely on it.
+      const odd = `e0000000-0000-4000-8000-00000000000' "x\\ y"`;
+      await store.directory.createTest({ id: odd, workspaceId: W, title: 'Odd', productType: 'THINK_OUT_LOUD' }, admin);
+      await store.sessions.importSessions(odd, [session(50)], admin);
+      await store.transcripts.importTranscripts(odd, [{ sessionId: sessionId(50), vtt: vtt('checkout button') }], admin);
+      await store.transcripts.importTranscripts(T1, [{ sessionId: sessionId(1), vtt: vtt('checkout page') }], admin);
+      const hits = await store.search.search(['checkout'], { testIds: [odd], kinds: ['transcript'] }, 0, 10);
+      expect(hits.map((h) => [h.testId, h.sessionId])).toEqual([[odd, sessionId(50)]]);
+    });
+
     it('all or nothing: a session of another test, or of none, refuses the whole import', async () => {
       for (const stranger of [sessionId(9), sessionId(404)]) {
         const error = await store.transcripts

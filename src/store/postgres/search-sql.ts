@@ -68,5 +68,5 @@ export const POSTGRES_SEARCH = `
 /** Words as a tsquery where every word must occur; each is letters and digits only, so nothing is an operator. */
 export const postgresMatch = (words: readonly string[]): string => words.join(' & ');
 
-/** The test's lexeme as a tsquery (migration 19's '#' and test id, quoted: ids are UUIDs, hex digits and dashes). */
-export const postgresTestQuery = (testId: string): string => `'#${testId}'`;
+/** The test's lexeme as a tsquery (migration 19's '#' and test id), quoted: a quote or backslash in it is escaped by a backslash. */
+export const postgresTestQuery = (testId: string): string => `'#${testId.replace(/['\\]/g, '\\$&')}'`;

@@ -28,9 +28,12 @@ export const SQLITE_SEARCH = `
 /** The test token of migration 19 (search_entries.test_token), for a test id. */
 const testToken = (testId: string): string => `t${testId.replaceAll('-', '')}`;
 
+/** An FTS5 string: whatever `text` holds, its tokens, never query syntax (a quote is doubled). */
+const ftsString = (text: string): string => `"${text.replaceAll('"', '""')}"`;
+
 /**
  * Words joined as FTS5 phrases of one token each, in the text column: every word must occur
- * (implicit AND); within one test, its token too. Test ids are UUIDs (hex digits and dashes).
+ * (implicit AND); within one test, its token too (tokenized as the index tokenized it).
  */
 export const sqliteMatch = (words: readonly string[], oneTest: string | undefined): string =>
-  `text : (${words.map((w) => `"${w}"`).join(' ')})${oneTest === undefined ? '' : ` AND test_token : "${testToken(oneTest)}"`}`;
+  `text : (${words.map(ftsString).join(' ')})${oneTest === undefined ? '' : ` AND test_token : ${ftsString(testToken(oneTest))}`}`;
