@@ -248,7 +248,7 @@ await describeIfPostgres('two server processes sharing PostgreSQL and Redis', (p
   for (const m of ['completeSetup', 'setPassword', 'createSession', 'endSession', 'recordTotpStep', 'setPendingTotp', 'enableTotp', 'resetTotp']) bookkeeping.add(`userAccounts.${m}`);
   for (const m of ['findForSignIn', 'findSession', 'pendingTotp']) readers.add(`userAccounts.${m}`);
   // Private helpers (TypeScript keeps them on the prototype).
-  const helpers = new Set(['credentials.credential', 'credentials.requireUsable', 'credentials.liveSecrets', 'jobs.endInError']);
+  const helpers = new Set(['credentials.credential', 'credentials.requireUsable', 'credentials.liveSecrets', 'jobs.endInError', 'webhookBatches.setAside']);
 
   it('every mutation of every repository, made by a third process, is heard by both servers', async () => {
     const s = await seed(cli, { sessions: 1 });
