@@ -9,9 +9,10 @@
  *   alternative on the same machine: the same N bodies POSTed by this process with undici at
  *   the worker's concurrency over keep-alive, nothing signed, read or recorded (the ceiling the
  *   receiver and HTTP allow).
- * - import: `SessionRepository.importSessions` of M completed sessions into a fresh test of each
- *   of two databases that differ only in one subscription wanting `session.completed` (whose
- *   outbox batches the import then writes in its transaction). Each round imports the same
+ * - import, after the delivery run: `SessionRepository.importSessions` of M completed sessions
+ *   into a fresh test of each of two databases that differ only in one subscription wanting
+ *   `session.completed` (whose outbox batches the import then writes in its transaction), on
+ *   the delivery run's database server for PostgreSQL. Each round imports the same
  *   sessions into both; a first round warms up and is not counted. Every import into a
  *   database is slower than the one before (it grows: 0.4 s for the first 100,000 sessions on
  *   SQLite, 1.5 s by the ninth), and the first import of a round is ~5 % slower than the
@@ -137,8 +138,6 @@ export async function runWebhooksBench({ cli, cwd, work, logLevel, events, impor
   const runtime = await openRuntime(loadConfig(env));
   const receiver = await startReceiver();
   try {
-    const importCost = await measureImportCost({ openRuntime, loadConfig, newSigningSecret, env, receiverUrl: receiver.url, importSessions, importDatabaseUrls, dir, engine, log });
-
     // --- delivery throughput: an outbox of `events`, then a server delivers it ---
     const sender = await seedOwner(runtime, 'sender');
     await runtime.store.webhooks.create({ userId: sender.userId, clientId: sender.clientId, url: receiver.url, events: ['session.completed'], workspaceId: sender.workspaceId, secret: newSigningSecret() }, by);
@@ -182,7 +181,11 @@ export async function runWebhooksBench({ cli, cwd, work, logLevel, events, impor
     );
     const plainPerSec = Math.round(events / ((performance.now() - plainStarted) / 1000));
     await agent.close();
+
     log(`webhooks (${engine}): delivered ${succeeded} events in ${seconds.toFixed(1)} s (${oursPerSec}/s, ${Math.round((cpuUsed * 1e6) / events)} µs CPU each); plain POSTs ${plainPerSec}/s`);
+
+    // After the delivery run: written before it, the comparison's 1.8M sessions had PostgreSQL checkpointing during it.
+    const importCost = await measureImportCost({ openRuntime, loadConfig, newSigningSecret, env, receiverUrl: receiver.url, importSessions, importDatabaseUrls, dir, engine, log });
     return {
       engine,
       events,

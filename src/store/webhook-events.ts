@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import { jsonRows, type Transaction } from './database.js';
+import type { Transaction } from './database.js';
 import { COMPLETED_STATUS } from './store.js';
 
 /**
@@ -184,14 +184,14 @@ export function inList(values: readonly string[], prefix = 'p'): { sql: string; 
   return { sql: names.join(', '), params };
 }
 
-/** Sessions a pending batch names at most: what one expansion transaction turns into events. */
+/** Sessions a batch of ids names at most, and a key range's expansion reads at a time: what one expansion transaction turns into events. */
 export const BATCH_SESSIONS = 1000;
 
 /** Sessions the import made COMPLETE, not yet evented (once-keys skip the rest at expansion). */
 const COMPLETED_HERE = {
   /**
-   * The test had no COMPLETE session before: every COMPLETE session it has now is new. Batches
-   * name runs of them by key range (SessionKeyRange), not by id.
+   * The test had no COMPLETE session before: every COMPLETE session it has now is new. One
+   * batch names them all by key range (SessionKeyRange), not by id.
    */
   all: 'FROM sessions x WHERE x.test_id = @testId AND x.status = @complete',
   /** Otherwise: the staged sessions not COMPLETE before (noted before the import applied), COMPLETE now. */
@@ -203,10 +203,11 @@ type SessionKey = [startTime: number, sessionId: string];
 
 /**
  * A run of a test's COMPLETE sessions in their primary key's order: those after `after` (from
- * the first when null) up to `upTo`. What a batch of a test's first completions names: ~100
- * bytes, where the ids were ~39 KB per 1,000 sessions, most of what the outbox cost an import.
- * The run is read when the batch is expanded; an import of the same test expands the test's
- * waiting ranges first (expandKeyRangeBatches), so no session leaves its run unevented.
+ * the first when null) up to `upTo`. What the batch of a test's first completions names, all of
+ * them in ~100 bytes where their ids took ~39 KB per 1,000: the import finds `upTo` by one seek.
+ * The batch is expanded BATCH_SESSIONS sessions at a time, `after` moving on each time; an
+ * import of the same test expands the test's waiting ranges first (expandKeyRangeBatches), so
+ * no session leaves its run unevented.
  */
 export interface SessionKeyRange {
   after: SessionKey | null;
@@ -219,42 +220,37 @@ const completedAfter = (after: SessionKey | null) => ({
   params: after ? { after0: after[0], after1: after[1] } : {},
 });
 
-/** The ids of the sessions `range` names, of `testId`. */
-export async function sessionsInKeyRange(tx: Transaction, testId: string, range: SessionKeyRange): Promise<string[]> {
+/**
+ * The first `limit` sessions of `testId` that `range` names, in key order, and the key of the
+ * last of them when the range may hold more after it (null: none is left).
+ */
+export async function sessionsInKeyRange(
+  tx: Transaction,
+  testId: string,
+  range: SessionKeyRange,
+  limit: number = BATCH_SESSIONS,
+): Promise<{ sessionIds: string[]; next: SessionKey | null }> {
   const { sql, params } = completedAfter(range.after);
-  const rows = await tx.all<{ session_id: string }>(`SELECT x.session_id ${sql} AND ${COMPLETED_KEY} <= (@upTo0, @upTo1)`, {
-    ...params,
-    testId,
-    complete: COMPLETED_STATUS,
-    upTo0: range.upTo[0],
-    upTo1: range.upTo[1],
-  });
-  return rows.map((r) => r.session_id);
+  const rows = await tx.all<{ start_time: number | string; session_id: string }>(
+    `SELECT x.start_time, x.session_id ${sql} AND ${COMPLETED_KEY} <= (@upTo0, @upTo1) ORDER BY x.start_time, x.session_id LIMIT @limit`,
+    { ...params, testId, complete: COMPLETED_STATUS, upTo0: range.upTo[0], upTo1: range.upTo[1], limit },
+  );
+  const last = rows.length === limit ? rows.at(-1) : undefined;
+  const next: SessionKey | null = last && !(Number(last.start_time) === range.upTo[0] && last.session_id === range.upTo[1]) ? [Number(last.start_time), last.session_id] : null;
+  return { sessionIds: rows.map((r) => r.session_id), next };
 }
 
-/**
- * One batch per BATCH_SESSIONS of the test's COMPLETE sessions, each a key range: the key of
- * every BATCH_SESSIONS-th session found by a seek from the last, then the last session's.
- * Resolves to how many batches.
- */
-async function recordKeyRanges(tx: Transaction, params: Record<string, unknown>): Promise<number> {
-  const keyOf = async (select: string, order: string, after: SessionKey | null): Promise<SessionKey | null> => {
-    const from = completedAfter(after);
-    const row = await tx.one<{ k0: number; k1: string }>(`SELECT x.start_time AS k0, x.session_id AS k1 ${from.sql} ORDER BY ${order} ${select}`, { ...params, ...from.params });
-    return row ? [Number(row.k0), row.k1] : null;
-  };
-  const ranges: SessionKeyRange[] = [];
-  let after: SessionKey | null = null;
-  for (let upTo: SessionKey | null; (upTo = await keyOf(`LIMIT 1 OFFSET ${BATCH_SESSIONS - 1}`, 'x.start_time, x.session_id', after)); after = upTo) {
-    ranges.push({ after, upTo });
-  }
-  const last = await keyOf('LIMIT 1', 'x.start_time DESC, x.session_id DESC', after);
-  if (last) ranges.push({ after, upTo: last });
-  if (ranges.length === 0) return 0;
+/** One batch naming every COMPLETE session of the test: its last one's key, found by a seek. Resolves to how many batches (0 or 1). */
+async function recordKeyRange(tx: Transaction, params: Record<string, unknown>): Promise<number> {
+  const last = await tx.one<{ k0: number | string; k1: string }>(
+    `SELECT x.start_time AS k0, x.session_id AS k1 ${COMPLETED_HERE.all} ORDER BY x.start_time DESC, x.session_id DESC LIMIT 1`,
+    params,
+  );
+  if (!last) return 0;
+  const range: SessionKeyRange = { after: null, upTo: [Number(last.k0), last.k1] };
   return tx.run(
-    `INSERT INTO webhook_pending_batches (type, test_id, workspace_id, key_range, created_at)
-     SELECT @type, @testId, @workspaceId, value ->> 0, @now FROM ${jsonRows(tx.dialect, 'ranges')}`,
-    { ...params, ranges: JSON.stringify(ranges.map((range) => [JSON.stringify(range)])) },
+    `INSERT INTO webhook_pending_batches (type, test_id, workspace_id, key_range, created_at) VALUES (@type, @testId, @workspaceId, @range, @now)`,
+    { ...params, range: JSON.stringify(range) },
   );
 }
 
@@ -309,9 +305,9 @@ async function recordNotedBySeeks(tx: Transaction, params: Record<string, unknow
 
 /**
  * `session.completed` for each session an import makes COMPLETE, written in the import's
- * transaction as the outbox's compact form: one `webhook_pending_batches` row per
- * BATCH_SESSIONS sessions, naming a key range of them for a test's first completions
- * (SessionKeyRange), their ids otherwise (BATCH_WRITES). The delivery side turns each batch
+ * transaction as the outbox's compact form: one `webhook_pending_batches` row naming the key
+ * range of a test's first completions (SessionKeyRange), or one per BATCH_SESSIONS sessions a
+ * re-import completed, naming their ids (BATCH_WRITES). The delivery side turns each batch
  * into events and deliveries later, in its own transaction (WebhookPendingBatches): a
  * session's first completion is an event once, whatever imports it again (its once-key), and
  * one already COMPLETE before the import is none. `start` answers null when no enabled
@@ -357,7 +353,7 @@ export class SessionCompletionEvents {
   /** Writes the pending batches naming the sessions completed here. Resolves to how many batches. */
   async record(): Promise<number> {
     const params = { ...this.match, complete: COMPLETED_STATUS, now: this.clock.now() };
-    if (!this.noted) return recordKeyRanges(this.tx, params);
+    if (!this.noted) return recordKeyRange(this.tx, params);
     const recorded = await BATCH_WRITES[this.dialect].record(this.tx, params);
     await this.tx.run('DROP TABLE webhook_completing');
     return recorded;

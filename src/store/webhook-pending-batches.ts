@@ -25,11 +25,11 @@ const KEY_RANGES_OF_TEST = `${BATCH} WHERE test_id = @testId AND key_range IS NO
 const EXPANSION: WriteOptions = { waitForDisk: false };
 
 /**
- * The import's outbox, turned into events and deliveries (SessionCompletionEvents writes a
- * batch per chunk of sessions an import completed, in the import's transaction, naming them
- * or their key range). Each batch
- * is expanded in a transaction of its own that also deletes it, so a crash before COMMIT
- * leaves the batch for the next expansion, and after it leaves nothing to repeat. Event ids
+ * The import's outbox, turned into events and deliveries (SessionCompletionEvents writes, in
+ * the import's transaction, the key range of a test's first completions or a batch of ids per
+ * chunk of a re-import's). Each batch, or each chunk of a range, is expanded in a transaction
+ * of its own that also deletes the batch or moves its range on, so a crash before COMMIT
+ * leaves it for the next expansion, and after it leaves nothing to repeat. Event ids
  * are derived from the batch (its time, and a hash of its id with the session's): an
  * expansion rolled back and run again makes the same ids. Subscriptions are matched now, by
  * the one rule (MATCHING); none wanting the events, the batch is dropped unwritten.
@@ -94,19 +94,28 @@ export class WebhookPendingBatches {
  * status or start time) before its batch was expanded would otherwise never be evented.
  */
 export async function expandKeyRangeBatches(tx: Transaction, clock: Clock, testId: string): Promise<void> {
-  for (const row of await tx.all(KEY_RANGES_OF_TEST, { testId })) await expandBatch(tx, clock, row);
+  // Each pass expands a chunk of each range; a range is gone once its last chunk is expanded.
+  for (let rows: Row[]; (rows = await tx.all(KEY_RANGES_OF_TEST, { testId })).length > 0; ) {
+    for (const row of rows) await expandBatch(tx, clock, row);
+  }
 }
 
-/** Deletes the batch and writes its events and deliveries: resolves to how many events it wrote. */
+/**
+ * Writes the events and deliveries of the batch's sessions, or of the next BATCH_SESSIONS of a
+ * key range's, and deletes the batch, or moves its range past them when more are left: resolves
+ * to how many events it wrote. None wanting the events, the batch is dropped unwritten.
+ */
 async function expandBatch(tx: Transaction, clock: Clock, row: Row): Promise<number> {
   const batch = { id: Number(row.id), createdAt: Number(row.created_at) };
   const match: EventMatch = { type: row.type as WebhookEventType, testId: row.test_id as string, workspaceId: (row.workspace_id as string | null) ?? null };
-  await tx.run('DELETE FROM webhook_pending_batches WHERE id = @id', { id: batch.id });
-  if (!(await wantedBy(tx, match))) return 0;
-  const sessionIds =
-    row.session_ids !== null && row.session_ids !== undefined
-      ? (JSON.parse(row.session_ids as string) as string[])
-      : await sessionsInKeyRange(tx, match.testId, JSON.parse(row.key_range as string) as SessionKeyRange);
+  const range = row.key_range === null || row.key_range === undefined ? null : (JSON.parse(row.key_range as string) as SessionKeyRange);
+  const { sessionIds, next } = !(await wantedBy(tx, match))
+    ? { sessionIds: [], next: null }
+    : range
+      ? await sessionsInKeyRange(tx, match.testId, range)
+      : { sessionIds: JSON.parse(row.session_ids as string) as string[], next: null };
+  if (next) await tx.run('UPDATE webhook_pending_batches SET key_range = @range WHERE id = @id', { id: batch.id, range: JSON.stringify({ ...range, after: next }) });
+  else await tx.run('DELETE FROM webhook_pending_batches WHERE id = @id', { id: batch.id });
   if (sessionIds.length === 0) return 0;
   // One parameter for the batch: [event id, once-key, data] per session.
   const rows = JSON.stringify(

@@ -64,7 +64,7 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
     const sessionsOf = (b: { session_ids: string | null; key_range: string | null }): Promise<string[]> =>
       b.session_ids !== null
         ? Promise.resolve(JSON.parse(b.session_ids) as string[])
-        : store.database.write(null, (tx) => sessionsInKeyRange(tx, TEST, JSON.parse(b.key_range!) as SessionKeyRange));
+        : store.database.write(null, async (tx) => (await sessionsInKeyRange(tx, TEST, JSON.parse(b.key_range!) as SessionKeyRange, Number.MAX_SAFE_INTEGER)).sessionIds);
     const sessionsOfAll = async () => (await Promise.all((await batches()).map(sessionsOf))).map((ids) => ids.sort());
     const completedEvents = () =>
       store.database.all<{ id: string; once_key: string }>("SELECT id, once_key FROM webhook_events WHERE type = 'session.completed' ORDER BY id");
@@ -117,34 +117,39 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
       expect(await store.database.one('SELECT COUNT(*) AS n FROM webhook_events WHERE once_key = @k', { k: `session.completed:${sid(3)}` })).toEqual({ n: 0 });
     });
 
-    it("an import's transaction writes one batch per chunk of completed sessions; expanding them makes an event and a delivery each", async () => {
+    it("an import's transaction writes one batch, the key range of its completed sessions; expanding it a chunk at a time makes an event and a delivery each", async () => {
       const sub = await subscribe();
-      const many = Array.from({ length: BATCH_SESSIONS + 5 }, (_, i) => session(i + 1, i % 3 === 2 ? 'ABANDONED' : 'COMPLETE'));
+      const many = Array.from({ length: 2 * BATCH_SESSIONS + 5 }, (_, i) => session(i + 1, i % 3 === 2 ? 'ABANDONED' : 'COMPLETE'));
       await store.sessions.importSessions(TEST, many, by);
       const completed = many.filter((x) => x.status === 'COMPLETE').map((x) => x.sessionId);
-      // Nothing per session in the import: only the batches, key ranges of exactly the completed sessions.
+      // Nothing per session in the import: one batch, the key range of exactly the completed sessions.
       expect(await completedEvents()).toEqual([]);
       const written = await batches();
-      expect(written).toHaveLength(Math.ceil(completed.length / BATCH_SESSIONS));
-      expect(written.every((b) => b.session_ids === null && b.key_range!.length < 200)).toBe(true);
+      expect(written).toHaveLength(1);
+      expect(written[0]!.session_ids).toBeNull();
+      expect(written[0]!.key_range!.length).toBeLessThan(200);
       expect((await sessionsOfAll()).flat().sort()).toEqual([...completed].sort());
-      // A claim finds nothing before a batch is expanded; an expansion takes one batch.
+      // A claim finds nothing before the batch is expanded; an expansion takes a chunk, the range moving past it.
       expect(await store.webhookDeliveries.claim('w', LEASE, 1)).toEqual([]);
-      expect(await store.webhookBatches.expandNext()).toBe(Math.min(BATCH_SESSIONS, completed.length));
-      expect(await batches()).toHaveLength(written.length - 1);
-      await expandAll();
+      expect(await store.webhookBatches.expandNext()).toBe(BATCH_SESSIONS);
+      expect((await sessionsOfAll()).flat().sort()).toEqual(completed.slice(BATCH_SESSIONS).sort());
+      expect(await store.webhookBatches.expandNext()).toBe(completed.length - BATCH_SESSIONS);
+      expect(await batches()).toEqual([]);
       const events = await completedEvents();
       expect(events.map((e) => e.once_key).sort()).toEqual(completed.map((id) => `session.completed:${id}`).sort());
-      expect((await store.webhooks.listDeliveries(sub.id, { limit: 2000 })).length).toBe(completed.length);
+      expect((await store.webhooks.listDeliveries(sub.id, { limit: 3000 })).length).toBe(completed.length);
     });
 
-    it("batches are key ranges of a test's first completions and name a re-import's; exactly full batches leave no empty one", async () => {
+    it("a key range of exactly full chunks leaves no empty batch; a re-import's completions are named by id, a batch per chunk", async () => {
       await subscribe();
-      // Two full key ranges of the test's first COMPLETE sessions.
+      // Two full chunks of the test's first COMPLETE sessions.
       const first = Array.from({ length: 2 * BATCH_SESSIONS }, (_, i) => session(i + 1, 'COMPLETE'));
       await store.sessions.importSessions(TEST, first, by);
-      expect(await sessionsOfAll()).toEqual([first.slice(0, BATCH_SESSIONS), first.slice(BATCH_SESSIONS)].map((part) => part.map((x) => x.sessionId).sort()));
-      await expandAll();
+      expect(await sessionsOfAll()).toEqual([first.map((x) => x.sessionId).sort()]);
+      expect(await store.webhookBatches.expandNext()).toBe(BATCH_SESSIONS);
+      expect(await store.webhookBatches.expandNext()).toBe(BATCH_SESSIONS);
+      expect(await batches()).toEqual([]);
+      expect(await store.webhookBatches.expandNext()).toBeNull();
       // Again, with more than a batch newly COMPLETE among sessions that already were (the noted sessions' key order).
       const again = [...first, ...Array.from({ length: 3 * BATCH_SESSIONS + 3 }, (_, i) => session(2 * BATCH_SESSIONS + i + 1, i % 3 === 2 ? 'IN_PROGRESS' : 'COMPLETE'))];
       await store.sessions.importSessions(TEST, again, by);
@@ -163,6 +168,16 @@ export function describeWebhooksContract(name: string, makeStore: (clock: Manual
       expect(await batches()).toEqual([]);
       expect((await completedEvents()).map((e) => e.once_key).sort()).toEqual([1, 2, 3].map((n) => `session.completed:${sid(n)}`));
       expect(await sessionIdsOf(sub.id)).toEqual([sid(1), sid(2), sid(3)]);
+    });
+
+    it('an import expands a waiting range of more than a chunk whole, a chunk at a time, before it changes a session', async () => {
+      await subscribe();
+      const first = Array.from({ length: 2 * BATCH_SESSIONS + 1 }, (_, i) => session(i + 1, 'COMPLETE'));
+      await store.sessions.importSessions(TEST, first, by);
+      // The last session of the range starts before all the others now.
+      await store.sessions.importSessions(TEST, [{ ...session(2 * BATCH_SESSIONS + 1, 'COMPLETE'), startTime: T0 - 1 }], by);
+      expect(await batches()).toEqual([]);
+      expect((await completedEvents()).map((e) => e.once_key).sort()).toEqual(first.map((x) => `session.completed:${x.sessionId}`).sort());
     });
 
     it('an expansion rolled back (a crash before its COMMIT) and run again makes the same event ids; the batch waits meanwhile', async () => {
