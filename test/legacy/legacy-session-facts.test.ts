@@ -175,6 +175,8 @@ describe('session/{uuid}', () => {
     const poster = await fetch(`${t.url}${posterLink.pathname}${posterLink.search}`);
     expect(poster.status).toBe(200);
     expect(poster.headers.get('content-type')).toBe('image/jpeg');
+    // Read to the end: a response left unread keeps its connection busy, and closing the app waits for it.
+    expect(await poster.text()).toBe('not decoded by this test');
     const csv = await json<Record<string, unknown>>(`/session/${id(4)}`);
     expect(csv).toMatchObject({ sequenceNumber: 4, notes: 'From a spreadsheet.' });
     expect(csv).not.toHaveProperty('securePoster');
