@@ -136,7 +136,7 @@ export class WebhookDeliveryWorker {
       if (this.expansionFailing) log.info({}, "webhooks: the import's events are expanded again");
       this.expansionFailing = false;
     } catch (err) {
-      // Tried again at the next poll: the batch stays until an expansion commits.
+      // The failed batch is set aside for a while (WebhookPendingBatches.expandNext); the others are looked for at the next poll.
       if (!this.expansionFailing) log.warn({ reason: (err as Error).message }, "webhooks: could not expand an import's events; retrying");
       this.expansionFailing = true;
     }
